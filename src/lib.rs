@@ -1,0 +1,16 @@
+//! Quill: an engine for chess variants no other engine plays, speaking UCI and CECP.
+//!
+//! Layers, from the wire inwards: [`protocol`] parses command lines into typed commands;
+//! [`session`] turns commands into typed responses and text; [`game`] is the variant-independent
+//! face of the rules in [`variants`]; [`player`] chooses moves. Only `main.rs` touches stdin and
+//! stdout.
+
+pub mod commit;
+pub mod geometry;
+pub mod notation;
+pub mod protocol;
+pub mod rng;
+pub mod session;
+pub mod solver;
+pub mod transcript;
+pub mod variant;

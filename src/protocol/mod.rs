@@ -1,0 +1,1 @@
+//! Protocol command parsers (filled in by the protocol work).

@@ -1,0 +1,92 @@
+//! The list of variants Quill plays, with their canonical names and board descriptions.
+//!
+//! Every list of variants in the program is derived from [`Variant::ALL`] through an exhaustive
+//! `match`, so a new variant cannot be forgotten in one place.
+
+use std::fmt;
+
+/// A game Quill knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Apocalypse with the seed rules (`rules.md` §1).
+    Apocalypse,
+    /// Apocalypse with Elliott's redeploy rule (`rules.md` §1).
+    ApocalypseClassic,
+}
+
+impl Variant {
+    /// Every variant, in the order they are listed to GUIs; the first is the default.
+    pub const ALL: [Variant; 2] = [Variant::Apocalypse, Variant::ApocalypseClassic];
+
+    /// The default variant of a fresh engine.
+    pub const DEFAULT: Variant = Variant::Apocalypse;
+
+    /// The canonical name, the one spelling accepted on the wire.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Apocalypse => "apocalypse",
+            Variant::ApocalypseClassic => "apocalypse-classic",
+        }
+    }
+
+    /// Looks a variant up by its canonical name.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether both players move at once in secret (sealed turns).
+    pub const fn is_sealed(self) -> bool {
+        match self {
+            Variant::Apocalypse | Variant::ApocalypseClassic => true,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The first player, upper-case pieces.
+    White,
+    /// The second player, lower-case pieces.
+    Black,
+}
+
+impl Side {
+    /// The other player.
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black.
+    pub const fn index(self) -> usize {
+        match self {
+            Side::White => 0,
+            Side::Black => 1,
+        }
+    }
+
+    /// `w` or `b`.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::White => 'w',
+            Side::Black => 'b',
+        }
+    }
+
+    /// `white` or `black`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
