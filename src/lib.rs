@@ -6,11 +6,15 @@
 //! stdout.
 
 pub mod commit;
+pub mod game;
 pub mod geometry;
 pub mod notation;
+pub mod perft;
+pub mod player;
 pub mod protocol;
 pub mod rng;
 pub mod session;
 pub mod solver;
 pub mod transcript;
 pub mod variant;
+pub mod variants;

@@ -1,1 +1,256 @@
-fn main() {}
+//! The `quill` command: with no subcommand, the engine on standard input and output; with a
+//! subcommand, a tool (`replay` checks transcripts against the engine).
+//!
+//! In engine mode nothing but protocol lines goes to standard output. Diagnostics go to standard
+//! error through `env_logger`, at `warn` and above unless `RUST_LOG` says otherwise (XBoard
+//! merges standard error into the engine's pipe, so by default it stays quiet).
+
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use log::{debug, warn};
+
+use quill::session::{Input, Session};
+use quill::transcript::{self, External, InProcess, Logger, Options, Transport};
+
+/// Quill: an engine for chess variants, speaking UCI and XBoard (CECP) on stdin/stdout.
+#[derive(Debug, Parser)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Options of engine mode (no subcommand).
+#[derive(Debug, Args)]
+struct EngineArgs {
+    /// Write the dialogue to FILE as a transcript (`> ` lines in, `< ` lines out) that
+    /// `quill replay` accepts.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+}
+
+/// Tools. Each variant holds its own argument struct and has its own `run_*` function.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay transcripts against the engine and report which pass.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+struct ReplayArgs {
+    /// Transcript files; a directory means every `*.txt` under it, recursively, sorted.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// Run this command line (through `sh -c`) as the engine instead of replaying in-process.
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+
+    /// Seconds an expectation waits for output, for transcripts without a `# timeout:` header.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|secs| secs.is_finite() && *secs > 0.0)
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("`{text}` is not a positive number of seconds"))
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => run_engine(&cli.engine),
+        Some(Command::Replay(args)) => run_replay(&args),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine mode
+// ---------------------------------------------------------------------------------------------
+
+/// Reads standard input line by line into `inputs`, then sends [`Input::Eof`].
+fn read_stdin(inputs: Sender<Input>) {
+    let stdin = io::stdin();
+    let mut stdin = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match stdin.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                if inputs
+                    .send(Input::Line(transcript::decode_line(&buf)))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                warn!("reading standard input: {e}");
+                break;
+            }
+        }
+    }
+    let _ = inputs.send(Input::Eof);
+}
+
+/// Writes to the `--log` file, if any; on a write error, warns once and stops logging.
+struct Log(Option<Logger>);
+
+impl Log {
+    fn with(&mut self, write: impl FnOnce(&mut Logger) -> io::Result<()>) {
+        if let Some(logger) = &mut self.0
+            && let Err(e) = write(logger)
+        {
+            warn!("writing the log: {e}; logging stops");
+            self.0 = None;
+        }
+    }
+}
+
+fn run_engine(args: &EngineArgs) -> ExitCode {
+    let mut log = Log(None);
+    if let Some(path) = &args.log {
+        match Logger::create(path) {
+            Ok(logger) => log.0 = Some(logger),
+            Err(e) => {
+                eprintln!("quill: cannot create log file {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+
+    let (sender, inputs) = mpsc::channel();
+    let mut session = Session::new(sender.clone());
+    if let Err(e) = thread::Builder::new()
+        .name("stdin".to_string())
+        .spawn(move || read_stdin(sender))
+    {
+        eprintln!("quill: cannot start the input thread: {e}");
+        return ExitCode::FAILURE;
+    }
+
+    let stdout = io::stdout();
+    let mut stdout = stdout.lock();
+    let mut input_closed = false;
+    while let Ok(input) = inputs.recv() {
+        match &input {
+            Input::Line(line) => {
+                debug!(">> {line}");
+                log.with(|l| l.input(line));
+            }
+            Input::Eof => {
+                debug!(">> (end of input)");
+                input_closed = true;
+                log.with(Logger::eof);
+            }
+            Input::Search(_) => {}
+        }
+        let lines = session.handle(input);
+        for line in &lines {
+            debug!("<< {line}");
+            log.with(|l| l.output(line));
+            if let Err(e) = writeln!(stdout, "{line}") {
+                warn!("writing standard output: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        if let Err(e) = stdout.flush() {
+            warn!("writing standard output: {e}");
+            return ExitCode::FAILURE;
+        }
+        // Stop once idle and finished; also once idle with no more input, since then nothing
+        // could ever arrive again.
+        if !session.is_busy() && (session.is_finished() || input_closed) {
+            break;
+        }
+    }
+    log.with(Logger::exit);
+    ExitCode::SUCCESS
+}
+
+// ---------------------------------------------------------------------------------------------
+// quill replay
+// ---------------------------------------------------------------------------------------------
+
+/// The transcript files the arguments name, in order; directories expanded.
+fn replay_files(args: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
+    let mut files = Vec::new();
+    for path in args {
+        if path.is_dir() {
+            match transcript::find_transcripts(path) {
+                Ok(found) => files.extend(found.into_iter().map(Ok)),
+                Err(e) => files.push(Err(format!("{}: cannot read: {e}", path.display()))),
+            }
+        } else {
+            files.push(Ok(path.clone()));
+        }
+    }
+    files
+}
+
+/// Replays one file; `Err` holds the report of what went wrong.
+fn replay_one(path: &Path, engine: Option<&str>, options: &Options) -> Result<(), String> {
+    let transcript = transcript::load(path).map_err(|e| e.to_string())?;
+    let mut transport: Box<dyn Transport> = match engine {
+        None => Box::new(InProcess::new()),
+        Some(command) => Box::new(
+            External::spawn(command).map_err(|e| format!("cannot start `{command}`: {e}"))?,
+        ),
+    };
+    transcript::run_with(&transcript, transport.as_mut(), options).map_err(|e| e.to_string())
+}
+
+fn run_replay(args: &ReplayArgs) -> ExitCode {
+    let mut options = Options::default();
+    if let Some(timeout) = args.timeout {
+        options.timeout = timeout;
+    }
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for file in replay_files(&args.files) {
+        let (shown, result) = match file {
+            Ok(path) => {
+                let result = replay_one(&path, args.engine.as_deref(), &options);
+                (path.display().to_string(), result)
+            }
+            Err(message) => (message.clone(), Err(message)),
+        };
+        let written = match result {
+            Ok(()) => {
+                passed += 1;
+                writeln!(out, "ok   - {shown}")
+            }
+            Err(report) => {
+                failed += 1;
+                let indented: Vec<String> =
+                    report.lines().map(|line| format!("    {line}")).collect();
+                writeln!(out, "FAIL - {shown}\n{}", indented.join("\n"))
+            }
+        };
+        if written.and_then(|()| out.flush()).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    let _ = writeln!(out, "{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

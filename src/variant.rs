@@ -42,6 +42,26 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// XBoard's piece-to-character table for `setup`: for each of XBoard's 22 piece types
+    /// (P N B R Q F E A C W M O H I J G D V L S U K) the letter used, `.` for none; White's
+    /// half, then Black's.
+    pub const fn piece_to_char(self) -> &'static str {
+        match self {
+            Variant::Apocalypse | Variant::ApocalypseClassic => {
+                "PN....................pn...................."
+            }
+        }
+    }
+
+    /// Moves of the pieces XBoard can describe, as (piece letter, Betza notation).
+    pub const fn betza(self) -> &'static [(char, &'static str)] {
+        match self {
+            Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "N"), ('P', "fmWfcF")],
+        }
+    }
+}
+
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -1,0 +1,326 @@
+//! The variant-independent face of the rules: a [`Game`] is a position of any variant, with
+//! one exhaustive `match` per operation.
+
+use std::fmt;
+use std::fmt::Write as _;
+
+use crate::geometry::{Geometry, Square};
+use crate::notation::{Turn, WireMove};
+use crate::variant::{Side, Variant};
+use crate::variants::apocalypse;
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why, in words (`Black has no footmen left`).
+    pub reason: String,
+}
+
+impl Outcome {
+    /// The PGN-style result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {{{}}}", self.result(), self.reason)
+    }
+}
+
+/// Why a turn or a position was refused; the game is left unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The game is over; no turn can be played.
+    GameOver(Outcome),
+    /// The text is not a move of this variant (e.g. three legs in Apocalypse).
+    NotAMove(String),
+    /// A single move where the variant needs a joint sealed turn `W|B`, or the reverse.
+    WrongTurnShape(String),
+    /// An illegal move in an alternating game.
+    Illegal {
+        /// The move as written.
+        mv: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// A FEN that does not describe a position of the variant.
+    BadFen(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::GameOver(o) => write!(f, "the game is over ({o})"),
+            GameError::NotAMove(t) => write!(f, "'{t}' is not a move of this variant"),
+            GameError::WrongTurnShape(t) => write!(f, "{t}"),
+            GameError::Illegal { mv, reason } => write!(f, "illegal move {mv}: {reason}"),
+            GameError::BadFen(m) => write!(f, "bad FEN: {m}"),
+        }
+    }
+}
+
+/// A penalty earned in a sealed turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Penalty {
+    /// Who wrote the illegal move.
+    pub side: Side,
+    /// The move as written.
+    pub mv: String,
+    /// Why it is illegal.
+    pub reason: &'static str,
+}
+
+/// A position of any variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Apocalypse (either rule set).
+    Apocalypse(apocalypse::Position),
+}
+
+impl Game {
+    /// The start position of a variant.
+    pub fn start(variant: Variant) -> Game {
+        match variant {
+            Variant::Apocalypse => Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Seed)),
+            Variant::ApocalypseClassic => {
+                Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Classic))
+            }
+        }
+    }
+
+    /// Sets a position up from a FEN.
+    ///
+    /// # Errors
+    /// [`GameError::BadFen`] naming the fault.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
+        let rules = match variant {
+            Variant::Apocalypse => apocalypse::Rules::Seed,
+            Variant::ApocalypseClassic => apocalypse::Rules::Classic,
+        };
+        apocalypse::Position::from_fen(rules, fen)
+            .map(Game::Apocalypse)
+            .map_err(|e| GameError::BadFen(e.0))
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        match self {
+            Game::Apocalypse(p) => match p.rules() {
+                apocalypse::Rules::Seed => Variant::Apocalypse,
+                apocalypse::Rules::Classic => Variant::ApocalypseClassic,
+            },
+        }
+    }
+
+    /// The board geometry.
+    pub fn geometry(&self) -> &'static Geometry {
+        match self {
+            Game::Apocalypse(_) => &apocalypse::GEOMETRY,
+        }
+    }
+
+    /// The FEN of the position.
+    pub fn fen(&self) -> String {
+        match self {
+            Game::Apocalypse(p) => p.fen(),
+        }
+    }
+
+    /// The side to move, or `None` in a sealed game (both move at once).
+    pub fn side_to_move(&self) -> Option<Side> {
+        match self {
+            Game::Apocalypse(_) => None,
+        }
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Game::Apocalypse(p) => p.end().map(|end| match end {
+                apocalypse::End::Win(side, why) => Outcome {
+                    winner: Some(side),
+                    reason: why.to_string(),
+                },
+                apocalypse::End::Draw(why) => Outcome {
+                    winner: None,
+                    reason: why.to_string(),
+                },
+            }),
+        }
+    }
+
+    /// Plays a turn. In a sealed game a well-formed illegal move is not an error: it earns its
+    /// penalty, listed in the answer.
+    ///
+    /// # Errors
+    /// The game is over, the turn has the wrong shape, or a token is not a move of the variant;
+    /// the game is unchanged.
+    pub fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+        if let Some(o) = self.outcome() {
+            return Err(GameError::GameOver(o));
+        }
+        match self {
+            Game::Apocalypse(p) => {
+                let Turn::Joint(w, b) = turn else {
+                    return Err(GameError::WrongTurnShape(format!(
+                        "'{turn}' is one move; a sealed turn is written WHITE|BLACK"
+                    )));
+                };
+                let jw = p.judge(Side::White, w).map_err(|_| GameError::NotAMove(w.to_string()))?;
+                let jb = p.judge(Side::Black, b).map_err(|_| GameError::NotAMove(b.to_string()))?;
+                let mut penalties = Vec::new();
+                for (side, mv, j) in [(Side::White, w, jw), (Side::Black, b, jb)] {
+                    if let Err(why) = j {
+                        penalties.push(Penalty {
+                            side,
+                            mv: mv.to_string(),
+                            reason: why.reason(),
+                        });
+                    }
+                }
+                *p = p.resolve(jw, jb);
+                Ok(penalties)
+            }
+        }
+    }
+
+    /// The legal moves of a side (in a sealed game, that side's half of a turn; a forced pass
+    /// is listed as `0000`).
+    pub fn legal_moves(&self, side: Side) -> Vec<WireMove> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        match self {
+            Game::Apocalypse(p) => {
+                let mut moves = Vec::new();
+                p.legal_moves(side, &mut moves);
+                moves.iter().map(|m| m.to_wire()).collect()
+            }
+        }
+    }
+
+    /// The legal turns, in the notation of `position … moves`.
+    pub fn legal_turns(&self) -> Vec<Turn> {
+        match self.side_to_move() {
+            Some(side) => self.legal_moves(side).into_iter().map(Turn::Single).collect(),
+            None => {
+                let (w, b) = (self.legal_moves(Side::White), self.legal_moves(Side::Black));
+                w.iter()
+                    .flat_map(|wm| b.iter().map(move |bm| Turn::Joint(wm.clone(), bm.clone())))
+                    .collect()
+            }
+        }
+    }
+
+    /// Counts the sequences of `depth` turns (`rules.md`: a finished game has no children).
+    pub fn perft(&self, depth: u32) -> u64 {
+        match self {
+            Game::Apocalypse(p) => crate::perft::apocalypse(p, depth),
+        }
+    }
+
+    /// perft split by the first turn: one `(turn, count)` per legal turn.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        self.legal_turns()
+            .into_iter()
+            .map(|t| {
+                let mut child = self.clone();
+                child.play(&t).expect("a legal turn plays");
+                (t.to_string(), child.perft(depth - 1))
+            })
+            .collect()
+    }
+
+    /// The owner of the piece on a square, if any.
+    pub fn owner(&self, sq: Square) -> Option<Side> {
+        let c = match self {
+            Game::Apocalypse(p) => p.piece_at(sq)?,
+        };
+        Some(if c.is_ascii_uppercase() { Side::White } else { Side::Black })
+    }
+
+    /// A text diagram of the board.
+    pub fn diagram(&self) -> String {
+        match self {
+            Game::Apocalypse(p) => p.diagram(),
+        }
+    }
+
+    /// Extra status lines of `d` after `Fen:` (penalties of a sealed game).
+    pub fn status_lines(&self) -> Vec<String> {
+        match self {
+            Game::Apocalypse(p) => vec![format!(
+                "Penalties: {} {}",
+                p.penalties(Side::White),
+                p.penalties(Side::Black)
+            )],
+        }
+    }
+}
+
+/// Draws a board: ranks from the top down, each line ` R  x x x`, holes as blanks, then the
+/// file letters.
+pub fn diagram(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
+    let mut out = String::new();
+    for rank in (1..=u16::from(geometry.ranks())).rev() {
+        write!(out, "{rank:>2} ").unwrap();
+        for file in 0..geometry.files() {
+            let sq = Square::new(file, rank);
+            let c = if !geometry.contains(sq) {
+                ' '
+            } else {
+                piece(sq).unwrap_or('.')
+            };
+            write!(out, " {c}").unwrap();
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..geometry.files() {
+        write!(out, " {}", (b'a' + file) as char).unwrap();
+    }
+    out.push('\n');
+    out
+}
+
+/// Writes a FEN board field: ranks from the top down separated by `/`, runs of empty squares
+/// as decimal counts, holes as `*`.
+pub fn board_text(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
+    let mut out = String::new();
+    for rank in (1..=u16::from(geometry.ranks())).rev() {
+        let mut empty = 0;
+        for file in 0..geometry.files() {
+            let sq = Square::new(file, rank);
+            let c = if geometry.contains(sq) { piece(sq) } else { Some('*') };
+            match c {
+                Some(c) => {
+                    if empty > 0 {
+                        write!(out, "{empty}").unwrap();
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            write!(out, "{empty}").unwrap();
+        }
+        if rank > 1 {
+            out.push('/');
+        }
+    }
+    out
+}

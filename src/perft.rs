@@ -1,0 +1,33 @@
+//! Bulk-counting perft per variant.
+
+use crate::variant::Side;
+use crate::variants::apocalypse::{Move, Position};
+
+/// Counts the sequences of `depth` joint turns from an Apocalypse position.
+pub fn apocalypse(pos: &Position, depth: u32) -> u64 {
+    let mut buffers = vec![(Vec::new(), Vec::new()); depth as usize + 1];
+    apocalypse_rec(pos, depth, &mut buffers)
+}
+
+fn apocalypse_rec(pos: &Position, depth: u32, buffers: &mut [(Vec<Move>, Vec<Move>)]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.end().is_some() {
+        return 0;
+    }
+    let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    let (white, black) = mine;
+    pos.legal_moves(Side::White, white);
+    pos.legal_moves(Side::Black, black);
+    if depth == 1 {
+        return (white.len() * black.len()) as u64;
+    }
+    let mut total = 0;
+    for &w in white.iter() {
+        for &b in black.iter() {
+            total += apocalypse_rec(&pos.resolve(Ok(w), Ok(b)), depth - 1, rest);
+        }
+    }
+    total
+}

@@ -1,0 +1,357 @@
+//! The CECP (XBoard) dialect of the session (`protocol-docs/cecp.md`).
+
+use super::Session;
+use crate::notation::{Turn, WireMove};
+use crate::player::Choice;
+use crate::protocol::CommandError;
+use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
+use crate::variant::{Side, Variant};
+
+/// Where the `feature` handshake stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Handshake {
+    /// `protover` not seen yet.
+    #[default]
+    NotStarted,
+    /// `feature sealed=1` sent; waiting for `accepted sealed` or `rejected sealed`.
+    AwaitingSealed,
+    /// `feature done=1` sent.
+    Done,
+}
+
+/// CECP-only session state.
+#[derive(Debug)]
+pub(super) struct State {
+    handshake: Handshake,
+    /// Whether the GUI accepted the sealed-move extension.
+    sealed_accepted: bool,
+    force: bool,
+    /// The side the engine plays (in a sealed game: the side `sealed` named).
+    engine_side: Side,
+    post: bool,
+    analyze: bool,
+    /// Whether the engine already answered the current sealed turn.
+    answered: bool,
+    excluded: Vec<WireMove>,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            handshake: Handshake::NotStarted,
+            sealed_accepted: false,
+            force: false,
+            engine_side: Side::Black,
+            post: false,
+            analyze: false,
+            answered: false,
+            excluded: Vec::new(),
+        }
+    }
+}
+
+impl Session {
+    pub(super) fn cecp_line(&mut self, line: &str, out: &mut Vec<String>) {
+        let command = match cecp::parse(line) {
+            Ok(c) => c,
+            Err(CommandError::Empty) => return,
+            Err(CommandError::Unknown(word)) => {
+                self.finish_handshake(out);
+                out.push(format!("Error (unknown command): {word}"));
+                return;
+            }
+            Err(e) => {
+                self.finish_handshake(out);
+                out.push(format!("Error ({e}): {}", line.trim()));
+                return;
+            }
+        };
+        match &command {
+            CecpCommand::Accepted(f) | CecpCommand::Rejected(f) if f == "sealed" => {
+                self.cecp.sealed_accepted = matches!(command, CecpCommand::Accepted(_));
+                self.finish_handshake(out);
+            }
+            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
+            _ => {
+                self.finish_handshake(out);
+                self.cecp_command(command, out);
+            }
+        }
+    }
+
+    /// Sends the rest of the features once the GUI has answered `sealed=1` (or has moved on
+    /// without answering, which counts as a rejection).
+    fn finish_handshake(&mut self, out: &mut Vec<String>) {
+        if self.cecp.handshake != Handshake::AwaitingSealed {
+            return;
+        }
+        self.cecp.handshake = Handshake::Done;
+        let variants: Vec<&str> = Variant::ALL
+            .iter()
+            .filter(|v| self.cecp.sealed_accepted || !v.is_sealed())
+            .map(|v| v.name())
+            .collect();
+        out.push(
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 san=0 colors=0 time=1 \
+             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1"
+                .to_string(),
+        );
+        out.push(format!(
+            "feature myname=\"{}\" variants=\"{}\"",
+            super::uci::NAME,
+            variants.join(",")
+        ));
+        out.push(format!(
+            "feature option=\"Seed -spin 0 0 {}\" option=\"SealedCommit -check 0\"",
+            super::core::MAX_SEED
+        ));
+        out.push("feature done=1".to_string());
+    }
+
+    fn cecp_error(out: &mut Vec<String>, reason: impl std::fmt::Display, command: impl std::fmt::Display) {
+        out.push(format!("Error ({reason}): {command}"));
+    }
+
+    fn cecp_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
+            CecpCommand::Xboard => {}
+            CecpCommand::Protover(v) => {
+                if v >= 2 && self.cecp.handshake == Handshake::NotStarted {
+                    out.push("feature done=0".to_string());
+                    out.push("feature sealed=1".to_string());
+                    self.cecp.handshake = Handshake::AwaitingSealed;
+                }
+            }
+            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
+            CecpCommand::New => {
+                self.reveal = None;
+                self.core.set_variant(Variant::DEFAULT);
+                self.cecp.force = false;
+                self.cecp.engine_side = Side::Black;
+                self.reset_turn_state();
+            }
+            CecpCommand::Variant(name) => match Variant::from_name(&name) {
+                Some(v) => {
+                    self.reveal = None;
+                    self.core.set_variant(v);
+                    self.reset_turn_state();
+                    out.extend(setup_lines(v));
+                }
+                None => Self::cecp_error(out, "unknown variant", format!("variant {name}")),
+            },
+            CecpCommand::Quit => self.finished = true,
+            CecpCommand::Force => self.cecp.force = true,
+            CecpCommand::Go => {
+                self.cecp.force = false;
+                if let Some(side) = self.core.game().side_to_move() {
+                    self.cecp.engine_side = side;
+                }
+                self.cecp_move(out);
+            }
+            CecpCommand::PlayOther => match self.core.game().side_to_move() {
+                Some(side) => {
+                    self.cecp.force = false;
+                    self.cecp.engine_side = side.opponent();
+                }
+                None => Self::cecp_error(out, "a sealed game has no side to move; use sealed white|black", "playother"),
+            },
+            CecpCommand::Sealed(side) => {
+                if self.core.game().side_to_move().is_some() {
+                    Self::cecp_error(out, "not a sealed game", format!("sealed {}", side.word()));
+                } else {
+                    self.cecp.engine_side = side;
+                }
+            }
+            CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => self.cecp_turn(turn, out),
+            CecpCommand::Reveal(w, b) => self.cecp_turn(Turn::Joint(w, b), out),
+            CecpCommand::Opponent(_) => match self.reveal.take() {
+                Some(pending) => out.extend(pending.lines),
+                None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
+            },
+            CecpCommand::SetBoard(fen) => match self.core.set_position(Some(&fen), &[]) {
+                Ok(()) => self.reset_turn_state(),
+                Err(e) => Self::cecp_error(out, format!("illegal position: {e}"), format!("setboard {fen}")),
+            },
+            CecpCommand::Undo | CecpCommand::Remove => {
+                let sealed = self.core.game().side_to_move().is_none();
+                let n = if matches!(command, CecpCommand::Remove) && !sealed { 2 } else { 1 };
+                match self.core.undo(n) {
+                    Ok(()) => self.reset_turn_state(),
+                    Err(e) => Self::cecp_error(out, e, command),
+                }
+            }
+            CecpCommand::Result { .. } => {
+                self.cecp.force = true;
+                self.reveal = None;
+            }
+            CecpCommand::MoveNow | CecpCommand::Draw | CecpCommand::Bk | CecpCommand::Hard | CecpCommand::Easy
+            | CecpCommand::Random | CecpCommand::Computer | CecpCommand::Name(_) | CecpCommand::Rating(_)
+            | CecpCommand::Ics(_) | CecpCommand::Memory(_) | CecpCommand::Cores(_) | CecpCommand::EgtPath(_)
+            | CecpCommand::Level { .. } | CecpCommand::St(_) | CecpCommand::Sd(_) | CecpCommand::Nps(_)
+            | CecpCommand::Time(_) | CecpCommand::Otim(_) | CecpCommand::Put(_) | CecpCommand::Hover(_) => {
+                // The foundation's player answers at once: there is no search to hurry, and
+                // every time control is met. Draw offers are declined by silence.
+            }
+            CecpCommand::Ping(n) => out.push(format!("pong {n}")),
+            CecpCommand::Post => self.cecp.post = true,
+            CecpCommand::NoPost => self.cecp.post = false,
+            CecpCommand::Analyze => {
+                self.cecp.analyze = true;
+                self.cecp_analyze(out);
+            }
+            CecpCommand::Exit => self.cecp.analyze = false,
+            CecpCommand::Dot => {
+                if self.cecp.analyze {
+                    out.push("stat01: 0 0 1 0 0".to_string());
+                }
+            }
+            CecpCommand::Hint => {
+                let side = self.cecp_side();
+                if let Some(choice) = self.core.think(side, &[]) {
+                    out.push(format!("Hint: {}", choice.mv));
+                }
+            }
+            CecpCommand::Option { name, value } => {
+                if let Err(e) = self.core.set_option(&name, value.as_deref()) {
+                    Self::cecp_error(out, e, format!("option {name}"));
+                }
+            }
+            CecpCommand::Exclude(target) => match target {
+                ExcludeTarget::All => {
+                    self.cecp.excluded = self.core.game().legal_moves(self.cecp_side());
+                }
+                ExcludeTarget::Move(m) => self.cecp.excluded.push(m),
+            },
+            CecpCommand::Include(target) => match target {
+                ExcludeTarget::All => self.cecp.excluded.clear(),
+                ExcludeTarget::Move(m) => self.cecp.excluded.retain(|x| *x != m),
+            },
+            CecpCommand::Lift(sq) => {
+                if let Some(board) = self.core.highlight(sq) {
+                    out.push(format!("highlight {board}"));
+                }
+            }
+            CecpCommand::Display => out.extend(self.core.display()),
+            CecpCommand::Perft(depth) => out.extend(self.core.perft(depth)),
+        }
+    }
+
+    /// The side the engine thinks for: the side to move, or its sealed side.
+    fn cecp_side(&self) -> Side {
+        self.core.game().side_to_move().unwrap_or(self.cecp.engine_side)
+    }
+
+    fn reset_turn_state(&mut self) {
+        self.cecp.answered = false;
+        self.cecp.excluded.clear();
+    }
+
+    fn cecp_turn(&mut self, turn: Turn, out: &mut Vec<String>) {
+        if self.reveal.is_some() && matches!(turn, Turn::Joint(..)) {
+            // The pair is known: a reveal still owed is now moot.
+            self.reveal = None;
+        }
+        match self.core.play(&turn) {
+            Ok(penalties) => {
+                for p in penalties {
+                    out.push(format!("# penalty for {}: {} ({})", p.side.word(), p.mv, p.reason));
+                }
+                self.reset_turn_state();
+                if let Some(outcome) = self.core.game().outcome() {
+                    out.push(outcome.to_string());
+                } else if self.cecp.analyze {
+                    self.cecp_analyze(out);
+                } else if !self.cecp.force {
+                    self.cecp_move(out);
+                }
+            }
+            Err(e) => out.push(format!("Illegal move ({e}): {turn}")),
+        }
+    }
+
+    fn cecp_move(&mut self, out: &mut Vec<String>) {
+        let game = self.core.game();
+        if game.outcome().is_some() || self.cecp.force {
+            return;
+        }
+        if game.side_to_move().is_some_and(|s| s != self.cecp.engine_side) {
+            return;
+        }
+        if self.cecp.answered || self.reveal.is_some() {
+            return Self::cecp_error(out, "already answered this turn", "go");
+        }
+        let side = self.cecp_side();
+        let legal = self.core.game().legal_moves(side);
+        let allowed: Vec<WireMove> = if self.cecp.excluded.is_empty() {
+            Vec::new()
+        } else {
+            legal.into_iter().filter(|m| !self.cecp.excluded.contains(m)).collect()
+        };
+        if !self.cecp.excluded.is_empty() && allowed.is_empty() {
+            return Self::cecp_error(out, "every legal move is excluded", "go");
+        }
+        let Some(choice) = self.core.think(side, &allowed) else {
+            return;
+        };
+        self.cecp_thinking(&choice, out);
+        self.cecp.answered = self.core.game().side_to_move().is_none();
+        let lines = self.deliver(
+            &choice.mv.to_string(),
+            |mv, nonce| {
+                let mut lines = Vec::new();
+                if !nonce.is_empty() {
+                    lines.push(format!("reveal {mv} {nonce}"));
+                }
+                lines.push(format!("move {mv}"));
+                lines
+            },
+            |digest| format!("commit {digest}"),
+        );
+        out.extend(lines);
+    }
+
+    fn cecp_thinking(&self, choice: &Choice, out: &mut Vec<String>) {
+        if !self.cecp.post {
+            return;
+        }
+        out.push(format!(
+            "{} {} {} {} {}",
+            choice.depth,
+            choice.centipawns(),
+            choice.micros / 10_000,
+            choice.nodes,
+            choice.mv
+        ));
+        if self.core.game().side_to_move().is_none() {
+            let parts: Vec<String> =
+                choice.strategy.iter().map(|(m, p)| format!("{m}:{p:.4}")).collect();
+            out.push(format!("# strategy {}", parts.join(" ")));
+        }
+    }
+
+    fn cecp_analyze(&mut self, out: &mut Vec<String>) {
+        let side = self.cecp_side();
+        if let Some(choice) = self.core.think(side, &[]) {
+            let post = std::mem::replace(&mut self.cecp.post, true);
+            self.cecp_thinking(&choice, out);
+            self.cecp.post = post;
+        }
+    }
+}
+
+/// The answer to `variant`: the board for XBoard, and the pieces Betza can describe.
+fn setup_lines(variant: Variant) -> Vec<String> {
+    let game = crate::game::Game::start(variant);
+    let g = game.geometry();
+    let fen = game.fen();
+    let six: Vec<&str> = fen.split_whitespace().take(6).collect();
+    let mut lines = vec![format!(
+        "setup ({}) {}x{}+0_fairy {}",
+        variant.piece_to_char(),
+        g.files(),
+        g.ranks(),
+        six.join(" ")
+    )];
+    lines.extend(variant.betza().iter().map(|(p, b)| format!("piece {p}& {b}")));
+    lines
+}

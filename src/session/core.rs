@@ -1,0 +1,227 @@
+//! The state both dialects share: variant, position and history, options, random generator.
+
+use crate::game::{Game, GameError, Penalty};
+use crate::geometry::Square;
+use crate::notation::{Turn, WireMove};
+use crate::player::{self, Choice};
+use crate::rng::Rng;
+use crate::variant::{Side, Variant};
+
+/// Options a GUI can set, in both dialects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Seed of the move sampler; 0 takes a fresh seed from the operating system each game.
+    pub seed: u64,
+    /// Commit–reveal mode for sealed moves.
+    pub commit: bool,
+}
+
+/// Largest seed a GUI may set (UCI `spin` maximum).
+pub const MAX_SEED: u64 = 2_147_483_647;
+
+/// Position, history and options of a session.
+pub struct Core {
+    start: Game,
+    game: Game,
+    history: Vec<Turn>,
+    options: Options,
+    rng: Rng,
+}
+
+impl Core {
+    /// A fresh core on the default variant.
+    pub fn new() -> Core {
+        let options = Options {
+            seed: 0,
+            commit: false,
+        };
+        let game = Game::start(Variant::DEFAULT);
+        Core {
+            start: game.clone(),
+            game,
+            history: Vec::new(),
+            rng: Rng::new(fresh_seed(&options)),
+            options,
+        }
+    }
+
+    /// The current position.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> Variant {
+        self.game.variant()
+    }
+
+    /// The turns played since the start position.
+    pub fn history(&self) -> &[Turn] {
+        &self.history
+    }
+
+    /// Whether commit–reveal mode is on.
+    pub fn commit_mode(&self) -> bool {
+        self.options.commit
+    }
+
+    /// Switches to a variant and its start position, as a new game.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.start = Game::start(variant);
+        self.new_game();
+    }
+
+    /// Starts a new game of the current variant and reseeds the sampler.
+    pub fn new_game(&mut self) {
+        self.start = Game::start(self.variant());
+        self.game = self.start.clone();
+        self.history.clear();
+        self.rng = Rng::new(fresh_seed(&self.options));
+    }
+
+    /// Sets a position: a FEN (or the start position) and turns played from it. All or nothing.
+    ///
+    /// # Errors
+    /// A message naming the bad FEN or the first turn that cannot be played.
+    pub fn set_position(&mut self, fen: Option<&str>, turns: &[Turn]) -> Result<(), String> {
+        let start = match fen {
+            None => Game::start(self.variant()),
+            Some(f) => Game::from_fen(self.variant(), f).map_err(|e| e.to_string())?,
+        };
+        let mut game = start.clone();
+        for (i, turn) in turns.iter().enumerate() {
+            game.play(turn)
+                .map_err(|e| format!("turn {} '{turn}': {e}", i + 1))?;
+        }
+        self.start = start;
+        self.game = game;
+        self.history = turns.to_vec();
+        Ok(())
+    }
+
+    /// Plays one turn on the current position; unchanged on error.
+    ///
+    /// # Errors
+    /// See [`Game::play`].
+    pub fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+        let penalties = self.game.play(turn)?;
+        self.history.push(turn.clone());
+        Ok(penalties)
+    }
+
+    /// Takes back the last `n` turns.
+    ///
+    /// # Errors
+    /// When fewer than `n` turns were played.
+    pub fn undo(&mut self, n: usize) -> Result<(), String> {
+        if self.history.len() < n {
+            return Err(format!("only {} turns to take back", self.history.len()));
+        }
+        let mut game = self.start.clone();
+        let keep = self.history.len() - n;
+        for turn in &self.history[..keep] {
+            game.play(turn).expect("a turn of the history plays again");
+        }
+        self.history.truncate(keep);
+        self.game = game;
+        Ok(())
+    }
+
+    /// Sets an option by name (`Seed`, `SealedCommit`; case-insensitive as in UCI).
+    ///
+    /// # Errors
+    /// An unknown name or a bad value.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value = value.unwrap_or("").trim();
+        match name.to_ascii_lowercase().as_str() {
+            "seed" => {
+                let seed = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&s| s <= MAX_SEED)
+                    .ok_or_else(|| format!("Seed needs a whole number 0..{MAX_SEED}, got '{value}'"))?;
+                self.options.seed = seed;
+                self.rng = Rng::new(fresh_seed(&self.options));
+                Ok(())
+            }
+            "sealedcommit" => {
+                self.options.commit = match value {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(format!("SealedCommit needs true or false, got '{value}'")),
+                };
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    /// Chooses a move for `side`, among `allowed` if it is not empty.
+    pub fn think(&mut self, side: Side, allowed: &[WireMove]) -> Option<Choice> {
+        player::choose(&self.game, side, allowed, &mut self.rng)
+    }
+
+    /// The lines of `d`: diagram, `Fen:`, status lines, and `Result:` for a finished game.
+    pub fn display(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.game.diagram().lines().map(str::to_string).collect();
+        out.push(format!("Fen: {}", self.game.fen()));
+        out.extend(self.game.status_lines());
+        if let Some(o) = self.game.outcome() {
+            out.push(format!("Result: {o}"));
+        }
+        out
+    }
+
+    /// The lines of `perft N`: one `TURN: count` per root turn, a blank-free `Nodes searched`.
+    pub fn perft(&self, depth: u32) -> Vec<String> {
+        let divide = self.game.perft_divide(depth);
+        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+        let mut out: Vec<String> = divide.iter().map(|(t, n)| format!("{t}: {n}")).collect();
+        out.push(format!("Nodes searched: {total}"));
+        out
+    }
+
+    /// The colour board for XBoard's `highlight`: legal targets of the piece on `sq`, `Y` for a
+    /// move to an empty square and `R` for a capture; `None` when the square holds no piece
+    /// that can move.
+    pub fn highlight(&self, sq: Square) -> Option<String> {
+        let geometry = self.game.geometry();
+        let owner = self.game.owner(sq)?;
+        let mut colours = vec![None; geometry.size()];
+        for mv in self.game.legal_moves(owner) {
+            if let WireMove::Legs { legs, .. } = &mv
+                && legs[0].from == sq
+                && let Some(i) = geometry.index(legs[0].to)
+            {
+                colours[i] = Some(if self.game.owner(legs[0].to).is_some() { 'R' } else { 'Y' });
+            }
+        }
+        if colours.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(crate::game::board_text(geometry, |s| {
+            geometry.index(s).and_then(|i| colours[i])
+        }))
+    }
+}
+
+impl Default for Core {
+    fn default() -> Core {
+        Core::new()
+    }
+}
+
+fn fresh_seed(options: &Options) -> u64 {
+    if options.seed != 0 {
+        return options.seed;
+    }
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_err() {
+        log::warn!("no random bytes from the OS; seeding from the clock");
+        return std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
+    }
+    u64::from_le_bytes(bytes)
+}

@@ -1,0 +1,196 @@
+//! The UCI dialect of the session (`protocol-docs/uci.md`).
+
+use super::Session;
+use crate::player::Choice;
+use crate::protocol::CommandError;
+use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
+use crate::variant::{Side, Variant};
+
+/// UCI-only session state.
+#[derive(Debug, Default)]
+pub(super) struct State {
+    /// Whether the current variant's board was announced since it was chosen.
+    announced: bool,
+    /// A search result held back until `stop` or `ponderhit` (`go infinite`, `go ponder`).
+    held: Option<Choice>,
+}
+
+/// The engine's name and version, as announced to GUIs.
+pub const NAME: &str = concat!("Quill ", env!("CARGO_PKG_VERSION"));
+
+impl Session {
+    pub(super) fn uci_line(&mut self, line: &str, out: &mut Vec<String>) {
+        match uci::parse(line) {
+            Ok(command) => self.uci_command(command, out),
+            Err(CommandError::Empty) => {}
+            Err(e) => out.push(format!("info string error: {e}")),
+        }
+    }
+
+    fn uci_error(out: &mut Vec<String>, message: impl std::fmt::Display) {
+        out.push(format!("info string error: {message}"));
+    }
+
+    fn uci_command(&mut self, command: UciCommand, out: &mut Vec<String>) {
+        match command {
+            UciCommand::Uci => {
+                out.push(format!("id name {NAME}"));
+                out.push("id author the Quill developers".to_string());
+                let vars: String = Variant::ALL.iter().map(|v| format!(" var {v}")).collect();
+                out.push(format!(
+                    "option name UCI_Variant type combo default {}{vars}",
+                    Variant::DEFAULT
+                ));
+                out.push(format!(
+                    "option name Seed type spin default 0 min 0 max {}",
+                    super::core::MAX_SEED
+                ));
+                out.push("option name SealedCommit type check default false".to_string());
+                out.push("uciok".to_string());
+            }
+            UciCommand::Debug(_) | UciCommand::Register(_) => {}
+            UciCommand::IsReady => {
+                if !self.uci.announced {
+                    self.announce(out);
+                }
+                out.push("readyok".to_string());
+            }
+            UciCommand::SetOption { name, value } => {
+                if name.eq_ignore_ascii_case("UCI_Variant") {
+                    let value = value.unwrap_or_default();
+                    match Variant::from_name(&value) {
+                        Some(v) => {
+                            self.reveal = None;
+                            self.uci.held = None;
+                            self.core.set_variant(v);
+                            self.announce(out);
+                        }
+                        None => Self::uci_error(out, format!("unknown variant '{value}'")),
+                    }
+                } else if let Err(e) = self.core.set_option(&name, value.as_deref()) {
+                    Self::uci_error(out, e);
+                }
+            }
+            UciCommand::UciNewGame => {
+                self.reveal = None;
+                self.uci.held = None;
+                self.core.new_game();
+            }
+            UciCommand::Position { start, moves } => {
+                let fen = match &start {
+                    PositionStart::StartPos => None,
+                    PositionStart::Fen(f) => Some(f.as_str()),
+                };
+                match self.core.set_position(fen, &moves) {
+                    Ok(()) => self.reveal = None,
+                    Err(e) => Self::uci_error(out, format!("position refused, unchanged: {e}")),
+                }
+            }
+            UciCommand::Go(params) => self.uci_go(params, out),
+            UciCommand::Stop | UciCommand::PonderHit => {
+                if let Some(choice) = self.uci.held.take() {
+                    self.uci_answer(&choice, out);
+                }
+            }
+            UciCommand::Quit => self.finished = true,
+            UciCommand::Display => out.extend(self.core.display()),
+            UciCommand::Opponent(_) => match self.reveal.take() {
+                Some(pending) => out.extend(pending.lines),
+                None => Self::uci_error(out, "no committed move is waiting for the opponent's move"),
+            },
+        }
+    }
+
+    fn announce(&mut self, out: &mut Vec<String>) {
+        let game = self.core.game();
+        let g = game.geometry();
+        out.push(format!(
+            "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
+            self.core.variant(),
+            g.files(),
+            g.ranks(),
+            crate::game::Game::start(self.core.variant()).fen()
+        ));
+        self.uci.announced = true;
+    }
+
+    fn uci_go(&mut self, params: GoParams, out: &mut Vec<String>) {
+        if let Some(depth) = params.perft {
+            out.extend(self.core.perft(depth));
+            return;
+        }
+        if self.reveal.is_some() {
+            return Self::uci_error(out, "a committed move awaits 'opponent M'");
+        }
+        if self.uci.held.is_some() {
+            return Self::uci_error(out, "already searching; send stop first");
+        }
+        let game = self.core.game();
+        let side = match (game.side_to_move(), params.sealed) {
+            (None, Some(side)) => side,
+            (None, None) => {
+                return Self::uci_error(
+                    out,
+                    format!("{} is sealed: go needs 'sealed w' or 'sealed b'", game.variant()),
+                );
+            }
+            (Some(_), Some(_)) => {
+                return Self::uci_error(out, format!("{} is not a sealed game", game.variant()));
+            }
+            (Some(side), None) => side,
+        };
+        if let Some(outcome) = game.outcome() {
+            out.push(format!("info string game over: {outcome}"));
+            out.push("bestmove (none)".to_string());
+            return;
+        }
+        let Some(choice) = self.core.think(side, &params.searchmoves) else {
+            return Self::uci_error(out, "no legal move among searchmoves");
+        };
+        out.push(info_line(&choice, side));
+        if !choice.strategy.is_empty() && self.core.game().side_to_move().is_none() {
+            let parts: Vec<String> =
+                choice.strategy.iter().map(|(m, p)| format!("{m}:{p:.4}")).collect();
+            out.push(format!("info string strategy {}", parts.join(" ")));
+        }
+        if params.infinite || params.ponder {
+            self.uci.held = Some(choice);
+        } else {
+            self.uci_answer(&choice, out);
+        }
+    }
+
+    fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
+        let lines = self.deliver(
+            &choice.mv.to_string(),
+            |mv, nonce| {
+                let mut lines = Vec::new();
+                if !nonce.is_empty() {
+                    lines.push(format!("info string reveal {mv} {nonce}"));
+                }
+                lines.push(format!("bestmove {mv}"));
+                lines
+            },
+            |digest| format!("info string commit {digest}"),
+        );
+        out.extend(lines);
+    }
+}
+
+/// The `info` line of a finished search: depth, score, nodes, time and principal line.
+fn info_line(choice: &Choice, side: Side) -> String {
+    let pv = match &choice.reply {
+        Some(reply) => match side {
+            Side::White => format!("{}|{reply}", choice.mv),
+            Side::Black => format!("{reply}|{}", choice.mv),
+        },
+        None => choice.mv.to_string(),
+    };
+    format!(
+        "info depth {} score cp {} nodes {} time {} pv {pv}",
+        choice.depth,
+        choice.centipawns(),
+        choice.nodes,
+        choice.micros / 1000
+    )
+}

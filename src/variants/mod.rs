@@ -1,0 +1,3 @@
+//! The rules of each variant, one module each.
+
+pub mod apocalypse;
