@@ -43,6 +43,45 @@ struct EngineArgs {
 enum Command {
     /// Replay transcripts against the engine and report which pass.
     Replay(ReplayArgs),
+    /// Count move sequences (perft) from a position, split by the first turn.
+    Perft(PerftArgs),
+    /// Check a sealed-move commitment: exit 0 and print `valid` when it matches.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+struct PerftArgs {
+    /// Depth in turns.
+    depth: u32,
+
+    /// The variant.
+    #[arg(long, default_value = quill::variant::Variant::DEFAULT.name(), value_parser = parse_variant)]
+    variant: quill::variant::Variant,
+
+    /// Start from this FEN instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+
+    /// Turns to play first, as in `position … moves` (`a2a3|e4e3`).
+    #[arg(long = "moves", value_name = "TURN", num_args = 1..)]
+    moves: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// The commitment (64 hex digits), as printed before the reveal.
+    commitment: String,
+    /// The move, as revealed.
+    r#move: String,
+    /// The nonce (64 hex digits), as revealed.
+    nonce: String,
+}
+
+fn parse_variant(name: &str) -> Result<quill::variant::Variant, String> {
+    quill::variant::Variant::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = quill::variant::Variant::ALL.iter().map(|v| v.name()).collect();
+        format!("unknown variant '{name}' (known: {})", names.join(", "))
+    })
 }
 
 #[derive(Debug, Args)]
@@ -74,6 +113,8 @@ fn main() -> ExitCode {
     match cli.command {
         None => run_engine(&cli.engine),
         Some(Command::Replay(args)) => run_replay(&args),
+        Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Verify(args)) => run_verify(&args),
     }
 }
 
@@ -251,6 +292,57 @@ fn run_replay(args: &ReplayArgs) -> ExitCode {
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
+        ExitCode::FAILURE
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// quill perft, quill verify
+// ---------------------------------------------------------------------------------------------
+
+fn run_perft(args: &PerftArgs) -> ExitCode {
+    let mut turns = Vec::new();
+    for text in &args.moves {
+        match quill::notation::parse_turn(text) {
+            Some(turn) => turns.push(turn),
+            None => {
+                eprintln!("quill perft: '{text}' is not a turn");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut core = quill::session::Core::new();
+    core.set_variant(args.variant);
+    if let Err(e) = core.set_position(args.fen.as_deref(), &turns) {
+        eprintln!("quill perft: {e}");
+        return ExitCode::from(2);
+    }
+    let started = std::time::Instant::now();
+    let lines = core.perft(args.depth);
+    let elapsed = started.elapsed();
+    for line in &lines {
+        println!("{line}");
+    }
+    let nodes: u64 = lines
+        .last()
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let secs = elapsed.as_secs_f64();
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        if secs > 0.0 { nodes as f64 / secs } else { 0.0 }
+    );
+    ExitCode::SUCCESS
+}
+
+fn run_verify(args: &VerifyArgs) -> ExitCode {
+    if quill::commit::verify(&args.commitment, &args.r#move, &args.nonce) {
+        println!("valid: {} commits to {}", args.commitment, args.r#move);
+        ExitCode::SUCCESS
+    } else {
+        println!("INVALID: {} does not commit to {} with that nonce", args.commitment, args.r#move);
         ExitCode::FAILURE
     }
 }

@@ -59,6 +59,8 @@ pub fn evaluate(p: &Position) -> f64 {
             let material = |s: Side| {
                 f64::from(p.footmen(s).count_ones()) + 1.25 * f64::from(p.horsemen(s).count_ones())
                     - 1.5 * f64::from(p.penalties(s))
+                    + 0.05 * f64::from(p.footman_advance(s))
+                    + 0.02 * f64::from(p.horseman_mobility(s))
             };
             let d = material(Side::White) - material(Side::Black);
             1.0 / (1.0 + (-0.8 * d).exp())

@@ -160,6 +160,7 @@ impl Session {
                     Self::cecp_error(out, "not a sealed game", format!("sealed {}", side.word()));
                 } else {
                     self.cecp.engine_side = side;
+                    self.cecp.answered = false;
                 }
             }
             CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => self.cecp_turn(turn, out),

@@ -67,7 +67,7 @@ impl Core {
 
     /// Switches to a variant and its start position, as a new game.
     pub fn set_variant(&mut self, variant: Variant) {
-        self.start = Game::start(variant);
+        self.game = Game::start(variant);
         self.new_game();
     }
 

@@ -217,6 +217,30 @@ impl Position {
         self.horsemen[side.index()]
     }
 
+    /// Sum over a side's footmen of the ranks they have advanced from their own back rank.
+    pub fn footman_advance(&self, side: Side) -> u32 {
+        let mut f = self.footmen[side.index()];
+        let mut total = 0;
+        while f != 0 {
+            let rank = f.trailing_zeros() / 5;
+            total += if side == Side::White { rank } else { 4 - rank };
+            f &= f - 1;
+        }
+        total
+    }
+
+    /// Number of (horseman, target) pairs of a side's horsemen, friendly squares excluded.
+    pub fn horseman_mobility(&self, side: Side) -> u32 {
+        let s = side.index();
+        let mut h = self.horsemen[s];
+        let mut total = 0;
+        while h != 0 {
+            total += (KNIGHT[h.trailing_zeros() as usize] & !self.occupied(s)).count_ones();
+            h &= h - 1;
+        }
+        total
+    }
+
     fn occupied(&self, s: usize) -> u32 {
         self.footmen[s] | self.horsemen[s]
     }
