@@ -7,7 +7,7 @@ use proptest::sample::select;
 
 use quill::geometry::Square;
 use quill::notation::{Leg, Turn, WireMove};
-use quill::protocol::CommandError;
+use quill::protocol::{CommandError, OpponentNews};
 use quill::protocol::cecp::{self, CecpCommand, ExcludeTarget, GameResult, Seconds};
 use quill::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use quill::variant::Side;
@@ -18,6 +18,13 @@ fn square() -> impl Strategy<Value = Square> {
 }
 
 /// Passes and moves of one to three legs, with or without a promotion letter.
+fn opponent_news() -> impl Strategy<Value = OpponentNews> {
+    prop_oneof![
+        wire_move().prop_map(OpponentNews::Move),
+        "[0-9a-f]{64}".prop_map(OpponentNews::Commitment),
+    ]
+}
+
 fn wire_move() -> impl Strategy<Value = WireMove> {
     let legs = prop::collection::vec(
         (square(), square()).prop_map(|(from, to)| Leg { from, to }),
@@ -133,7 +140,7 @@ fn uci_command() -> impl Strategy<Value = UciCommand> {
         Just(UciCommand::PonderHit),
         Just(UciCommand::Quit),
         Just(UciCommand::Display),
-        wire_move().prop_map(UciCommand::Opponent),
+        opponent_news().prop_map(UciCommand::Opponent),
     ]
 }
 
@@ -210,7 +217,7 @@ fn cecp_command() -> impl Strategy<Value = CecpCommand> {
         turn().prop_map(C::UserMove),
         turn().prop_map(C::Move),
         (wire_move(), wire_move()).prop_map(|(w, b)| C::Reveal(w, b)),
-        wire_move().prop_map(C::Opponent),
+        opponent_news().prop_map(C::Opponent),
         target.clone().prop_map(C::Exclude),
         target.prop_map(C::Include),
         side().prop_map(C::Sealed),
@@ -578,7 +585,7 @@ fn cecp_commands_with_arguments() {
         cecp_ok("reveal a2a3 0000"),
         C::Reveal(mv("a2a3"), WireMove::Pass)
     );
-    assert_eq!(cecp_ok("opponent d4d5,d5b3"), C::Opponent(mv("d4d5,d5b3")));
+    assert_eq!(cecp_ok("opponent d4d5,d5b3"), C::Opponent(OpponentNews::Move(mv("d4d5,d5b3"))));
     assert_eq!(cecp_ok("lift p16"), C::Lift(Square::new(15, 16)));
     assert_eq!(cecp_ok("put a1"), C::Put(Square::new(0, 1)));
     assert_eq!(cecp_ok("hover c10"), C::Hover(Square::new(2, 10)));

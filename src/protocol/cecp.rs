@@ -12,7 +12,7 @@ use nom::character::complete::{char, digit1, u32};
 use nom::combinator::{map_opt, opt};
 use nom::sequence::{preceded, separated_pair};
 
-use super::{Args, CommandError, whole, whole_i64, whole_u32, whole_u64};
+use super::{OpponentNews, Args, CommandError, whole, whole_i64, whole_u32, whole_u64};
 use crate::geometry::{Square, square};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
@@ -135,8 +135,8 @@ pub enum CecpCommand {
     Sealed(Side),
     /// `reveal W B`: both sealed moves, White's first (Quill extension).
     Reveal(WireMove, WireMove),
-    /// `opponent M`: the opponent's sealed move (Quill extension).
-    Opponent(WireMove),
+    /// `opponent M|DIGEST`: the opponent's sealed move, or its commitment (Quill extension).
+    Opponent(OpponentNews),
     /// `d`: print the board (Quill extension).
     Display,
     /// `perft N` (Quill extension).
@@ -364,7 +364,7 @@ pub fn parse(line: &str) -> Result<CecpCommand, CommandError> {
         "hover" => C::Hover(args.value("", "a square", square_token)?),
         "sealed" => C::Sealed(args.value("", "white or black", side_word)?),
         "reveal" => C::Reveal(move_arg(&mut args)?, move_arg(&mut args)?),
-        "opponent" => C::Opponent(move_arg(&mut args)?),
+        "opponent" => C::Opponent(args.value("", "a move", super::opponent_news)?),
         "d" => C::Display,
         "perft" => C::Perft(args.number("", whole_u32)?),
         word => match parse_turn(word) {

@@ -19,6 +19,35 @@ use nom::sequence::preceded;
 pub mod cecp;
 pub mod uci;
 
+/// What `opponent` tells an engine waiting to open its commitment (Quill extension): the
+/// opponent's move, or, when both engines commit, the opponent's own commitment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpponentNews {
+    /// The opponent's move.
+    Move(crate::notation::WireMove),
+    /// The opponent's commitment: 64 lowercase hexadecimal digits.
+    Commitment(String),
+}
+
+impl fmt::Display for OpponentNews {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpponentNews::Move(mv) => write!(f, "{mv}"),
+            OpponentNews::Commitment(digest) => f.write_str(digest),
+        }
+    }
+}
+
+/// Reads the argument of `opponent`: 64 hex digits are a commitment, anything else must be a
+/// move.
+pub(crate) fn opponent_news(token: &str) -> Option<OpponentNews> {
+    if token.len() == 64 && token.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        Some(OpponentNews::Commitment(token.to_owned()))
+    } else {
+        crate::notation::parse_move(token).map(OpponentNews::Move)
+    }
+}
+
 /// Why a command line could not be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {

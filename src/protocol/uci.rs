@@ -10,7 +10,7 @@ use nom::character::complete::{char, digit1, u64};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::{Args, CommandError, before, whole, whole_u32, whole_u64};
+use super::{Args, CommandError, OpponentNews, opponent_news, before, whole, whole_u32, whole_u64};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
 
@@ -51,8 +51,9 @@ pub enum UciCommand {
     Quit,
     /// `d`: print the board (Quill extension).
     Display,
-    /// `opponent M`: the opponent's sealed move has been revealed (Quill extension).
-    Opponent(WireMove),
+    /// `opponent M|DIGEST`: the opponent's sealed move, or its commitment, has arrived
+    /// (Quill extension, commit–reveal).
+    Opponent(OpponentNews),
 }
 
 /// Where a `position` command starts.
@@ -138,8 +139,8 @@ pub fn parse(line: &str) -> Result<UciCommand, CommandError> {
         "d" => UciCommand::Display,
         "opponent" => {
             let tok = args.required("a move")?;
-            let mv = parse_move(tok).ok_or_else(|| args.malformed(not_a_move(tok)))?;
-            UciCommand::Opponent(mv)
+            let news = opponent_news(tok).ok_or_else(|| args.malformed(not_a_move(tok)))?;
+            UciCommand::Opponent(news)
         }
         word => return Err(CommandError::Unknown(word.to_owned())),
     };
@@ -372,7 +373,7 @@ mod tests {
         assert_eq!(parse("debug\toff"), Ok(UciCommand::Debug(false)));
         assert_eq!(
             parse("opponent a10b11"),
-            Ok(UciCommand::Opponent(mv("a10b11")))
+            Ok(UciCommand::Opponent(OpponentNews::Move(mv("a10b11"))))
         );
         assert_eq!(
             parse("register later"),
