@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Turn, WireMove};
@@ -89,7 +90,9 @@ impl Game {
     /// The start position of a variant.
     pub fn start(variant: Variant) -> Game {
         match variant {
-            Variant::Apocalypse => Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Seed)),
+            Variant::Apocalypse => {
+                Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Seed))
+            }
             Variant::ApocalypseClassic => {
                 Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Classic))
             }
@@ -174,8 +177,12 @@ impl Game {
                         "'{turn}' is one move; a sealed turn is written WHITE|BLACK"
                     )));
                 };
-                let jw = p.judge(Side::White, w).map_err(|_| GameError::NotAMove(w.to_string()))?;
-                let jb = p.judge(Side::Black, b).map_err(|_| GameError::NotAMove(b.to_string()))?;
+                let jw = p
+                    .judge(Side::White, w)
+                    .map_err(|_| GameError::NotAMove(w.to_string()))?;
+                let jb = p
+                    .judge(Side::Black, b)
+                    .map_err(|_| GameError::NotAMove(b.to_string()))?;
                 let mut penalties = Vec::new();
                 for (side, mv, j) in [(Side::White, w, jw), (Side::Black, b, jb)] {
                     if let Err(why) = j {
@@ -210,7 +217,11 @@ impl Game {
     /// The legal turns, in the notation of `position … moves`.
     pub fn legal_turns(&self) -> Vec<Turn> {
         match self.side_to_move() {
-            Some(side) => self.legal_moves(side).into_iter().map(Turn::Single).collect(),
+            Some(side) => self
+                .legal_moves(side)
+                .into_iter()
+                .map(Turn::Single)
+                .collect(),
             None => {
                 let (w, b) = (self.legal_moves(Side::White), self.legal_moves(Side::Black));
                 w.iter()
@@ -229,15 +240,24 @@ impl Game {
 
     /// perft split by the first turn: one `(turn, count)` per legal turn.
     pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        self.perft_divide_until(depth, &AtomicBool::new(false))
+            .expect("never stopped")
+    }
+
+    /// [`Game::perft_divide`] that gives up (`None`) soon after `stop` is set.
+    pub fn perft_divide_until(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
         if depth == 0 {
-            return Vec::new();
+            return Some(Vec::new());
         }
         self.legal_turns()
             .into_iter()
             .map(|t| {
                 let mut child = self.clone();
                 child.play(&t).expect("a legal turn plays");
-                (t.to_string(), child.perft(depth - 1))
+                let count = match &child {
+                    Game::Apocalypse(p) => crate::perft::apocalypse_until(p, depth - 1, stop)?,
+                };
+                Some((t.to_string(), count))
             })
             .collect()
     }
@@ -247,7 +267,11 @@ impl Game {
         let c = match self {
             Game::Apocalypse(p) => p.piece_at(sq)?,
         };
-        Some(if c.is_ascii_uppercase() { Side::White } else { Side::Black })
+        Some(if c.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        })
     }
 
     /// A text diagram of the board.
@@ -303,7 +327,11 @@ pub fn board_text(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -
         let mut empty = 0;
         for file in 0..geometry.files() {
             let sq = Square::new(file, rank);
-            let c = if geometry.contains(sq) { piece(sq) } else { Some('*') };
+            let c = if geometry.contains(sq) {
+                piece(sq)
+            } else {
+                Some('*')
+            };
             match c {
                 Some(c) => {
                     if empty > 0 {

@@ -79,7 +79,10 @@ struct VerifyArgs {
 
 fn parse_variant(name: &str) -> Result<quill::variant::Variant, String> {
     quill::variant::Variant::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = quill::variant::Variant::ALL.iter().map(|v| v.name()).collect();
+        let names: Vec<&str> = quill::variant::Variant::ALL
+            .iter()
+            .map(|v| v.name())
+            .collect();
         format!("unknown variant '{name}' (known: {})", names.join(", "))
     })
 }
@@ -342,7 +345,10 @@ fn run_verify(args: &VerifyArgs) -> ExitCode {
         println!("valid: {} commits to {}", args.commitment, args.r#move);
         ExitCode::SUCCESS
     } else {
-        println!("INVALID: {} does not commit to {} with that nonce", args.commitment, args.r#move);
+        println!(
+            "INVALID: {} does not commit to {} with that nonce",
+            args.commitment, args.r#move
+        );
         ExitCode::FAILURE
     }
 }

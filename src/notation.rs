@@ -145,7 +145,15 @@ mod tests {
 
     #[test]
     fn moves_round_trip() {
-        for text in ["0000", "b1c3", "d4d5,d5b3", "c8c7g", "a10a11", "d4e5,e5h3,b1c3", "z9a1"] {
+        for text in [
+            "0000",
+            "b1c3",
+            "d4d5,d5b3",
+            "c8c7g",
+            "a10a11",
+            "d4e5,e5h3,b1c3",
+            "z9a1",
+        ] {
             let m = parse_move(text).unwrap_or_else(|| panic!("{text} did not parse"));
             assert_eq!(m.to_string(), text);
         }
@@ -161,7 +169,9 @@ mod tests {
 
     #[test]
     fn garbage_is_not_a_move() {
-        for text in ["", "pass", "a2", "a2a3,", "a2a3|", "|a2a3", "A2A3", "a2a3qq", "a2a3 ", "000"] {
+        for text in [
+            "", "pass", "a2", "a2a3,", "a2a3|", "|a2a3", "A2A3", "a2a3qq", "a2a3 ", "000",
+        ] {
             assert_eq!(parse_turn(text), None, "{text:?}");
         }
     }

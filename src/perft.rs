@@ -1,33 +1,49 @@
 //! Bulk-counting perft per variant.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
 /// Counts the sequences of `depth` joint turns from an Apocalypse position.
 pub fn apocalypse(pos: &Position, depth: u32) -> u64 {
-    let mut buffers = vec![(Vec::new(), Vec::new()); depth as usize + 1];
-    apocalypse_rec(pos, depth, &mut buffers)
+    apocalypse_until(pos, depth, &AtomicBool::new(false)).expect("never stopped")
 }
 
-fn apocalypse_rec(pos: &Position, depth: u32, buffers: &mut [(Vec<Move>, Vec<Move>)]) -> u64 {
+/// [`apocalypse`] that gives up (`None`) soon after `stop` is set.
+pub fn apocalypse_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    let mut buffers = vec![(Vec::new(), Vec::new()); depth as usize + 1];
+    apocalypse_rec(pos, depth, &mut buffers, stop)
+}
+
+fn apocalypse_rec(
+    pos: &Position,
+    depth: u32,
+    buffers: &mut [(Vec<Move>, Vec<Move>)],
+    stop: &AtomicBool,
+) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
     if pos.end().is_some() {
-        return 0;
+        return Some(0);
     }
     let (mine, rest) = buffers.split_first_mut().expect("one buffer per ply");
     let (white, black) = mine;
     pos.legal_moves(Side::White, white);
     pos.legal_moves(Side::Black, black);
     if depth == 1 {
-        return (white.len() * black.len()) as u64;
+        return Some((white.len() * black.len()) as u64);
+    }
+    // Checking the flag above the last two plies costs nothing measurable.
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return None;
     }
     let mut total = 0;
     for &w in white.iter() {
         for &b in black.iter() {
-            total += apocalypse_rec(&pos.resolve(Ok(w), Ok(b)), depth - 1, rest);
+            total += apocalypse_rec(&pos.resolve(Ok(w), Ok(b)), depth - 1, rest, stop)?;
         }
     }
-    total
+    Some(total)
 }

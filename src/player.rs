@@ -73,7 +73,11 @@ fn choose_sealed(p: &Position, side: Side, allowed: &[WireMove], rng: &mut Rng) 
     let (mut white, mut black) = (Vec::new(), Vec::new());
     p.legal_moves(Side::White, &mut white);
     p.legal_moves(Side::Black, &mut black);
-    let own = if side == Side::White { &mut white } else { &mut black };
+    let own = if side == Side::White {
+        &mut white
+    } else {
+        &mut black
+    };
     if !allowed.is_empty() {
         own.retain(|m| allowed.contains(&m.to_wire()));
     }
@@ -87,7 +91,9 @@ fn choose_sealed(p: &Position, side: Side, allowed: &[WireMove], rng: &mut Rng) 
         }
     }
     let nodes = payoff.len() as u64;
-    let solution = Solver::default().solve(&payoff, white.len(), black.len()).clone();
+    let solution = Solver::default()
+        .solve(&payoff, white.len(), black.len())
+        .clone();
     let (mine, theirs, mine_moves, their_moves): (&[f64], &[f64], &[Move], &[Move]) = match side {
         Side::White => (&solution.rows, &solution.cols, &white, &black),
         Side::Black => (&solution.cols, &solution.rows, &black, &white),

@@ -32,7 +32,8 @@
 //! returns the pure maximin row and minimax column (see [`Solver::solve`]).
 //!
 //! # Preconditions
-//! Payoffs must be finite (no NaN or infinities; checked by `debug_assert!` only).
+//! Payoffs must be finite (no NaN or infinities; checked by `debug_assert!` only), and so must
+//! the difference between the largest and the smallest.
 
 /// Solution of a zero-sum matrix game in which the row player maximises.
 ///

@@ -7,9 +7,9 @@ use proptest::sample::select;
 
 use quill::geometry::Square;
 use quill::notation::{Leg, Turn, WireMove};
-use quill::protocol::{CommandError, OpponentNews};
 use quill::protocol::cecp::{self, CecpCommand, ExcludeTarget, GameResult, Seconds};
 use quill::protocol::uci::{self, GoParams, PositionStart, UciCommand};
+use quill::protocol::{CommandError, OpponentNews};
 use quill::variant::Side;
 
 /// Squares `a1` … `p16`.
@@ -585,7 +585,10 @@ fn cecp_commands_with_arguments() {
         cecp_ok("reveal a2a3 0000"),
         C::Reveal(mv("a2a3"), WireMove::Pass)
     );
-    assert_eq!(cecp_ok("opponent d4d5,d5b3"), C::Opponent(OpponentNews::Move(mv("d4d5,d5b3"))));
+    assert_eq!(
+        cecp_ok("opponent d4d5,d5b3"),
+        C::Opponent(OpponentNews::Move(mv("d4d5,d5b3")))
+    );
     assert_eq!(cecp_ok("lift p16"), C::Lift(Square::new(15, 16)));
     assert_eq!(cecp_ok("put a1"), C::Put(Square::new(0, 1)));
     assert_eq!(cecp_ok("hover c10"), C::Hover(Square::new(2, 10)));

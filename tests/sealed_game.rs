@@ -58,7 +58,10 @@ impl Engine {
                 .lines
                 .recv_timeout(Duration::from_secs(20))
                 .unwrap_or_else(|_| panic!("no line starting with '{prefix}'"));
-            assert!(!line.starts_with("Error") && !line.contains("error:"), "engine complained: {line}");
+            assert!(
+                !line.starts_with("Error") && !line.contains("error:"),
+                "engine complained: {line}"
+            );
             if let Some(rest) = line.strip_prefix(prefix) {
                 return rest.trim().to_string();
             }
@@ -73,18 +76,29 @@ impl Engine {
 }
 
 /// One engine's sealed answer, checked against its commitment when there is one.
-fn opened(engine: &mut Engine, digest: Option<&str>, reveal_prefix: &str, move_prefix: &str) -> String {
+fn opened(
+    engine: &mut Engine,
+    digest: Option<&str>,
+    reveal_prefix: &str,
+    move_prefix: &str,
+) -> String {
     let mv = match digest {
         None => engine.expect(move_prefix),
         Some(digest) => {
             let opening = engine.expect(reveal_prefix);
             let (mv, nonce) = opening.split_once(' ').expect("reveal MOVE NONCE");
-            assert!(quill::commit::verify(digest, mv, nonce), "a broken commitment");
+            assert!(
+                quill::commit::verify(digest, mv, nonce),
+                "a broken commitment"
+            );
             let verify = Command::new(env!("CARGO_BIN_EXE_quill"))
                 .args(["verify", digest, mv, nonce])
                 .output()
                 .unwrap();
-            assert!(verify.status.success(), "quill verify rejects an honest opening");
+            assert!(
+                verify.status.success(),
+                "quill verify rejects an honest opening"
+            );
             let answered = engine.expect(move_prefix);
             assert_eq!(answered, mv, "the move differs from the opened commitment");
             mv.to_string()
@@ -98,7 +112,10 @@ fn opened(engine: &mut Engine, digest: Option<&str>, reveal_prefix: &str, move_p
 fn referee_turn(game: &mut Game, white: &str, black: &str) {
     for (side, mv) in [(Side::White, white), (Side::Black, black)] {
         let legal = game.legal_moves(side);
-        assert!(legal.contains(&parse_move(mv).unwrap()), "{side:?} played the illegal {mv}");
+        assert!(
+            legal.contains(&parse_move(mv).unwrap()),
+            "{side:?} played the illegal {mv}"
+        );
     }
     let turn = Turn::Joint(parse_move(white).unwrap(), parse_move(black).unwrap());
     let penalties = game.play(&turn).expect("the turn plays");
@@ -133,8 +150,18 @@ fn uci_game(variant: Variant, commit: bool) -> (Option<Outcome>, usize) {
             engines[0].send(&format!("opponent {}", digests[1].as_ref().unwrap()));
             engines[1].send(&format!("opponent {}", digests[0].as_ref().unwrap()));
         }
-        let white = opened(&mut engines[0], digests[0].as_deref(), "info string reveal", "bestmove");
-        let black = opened(&mut engines[1], digests[1].as_deref(), "info string reveal", "bestmove");
+        let white = opened(
+            &mut engines[0],
+            digests[0].as_deref(),
+            "info string reveal",
+            "bestmove",
+        );
+        let black = opened(
+            &mut engines[1],
+            digests[1].as_deref(),
+            "info string reveal",
+            "bestmove",
+        );
         referee_turn(&mut game, &white, &black);
         moves.push(format!("{white}|{black}"));
     }
@@ -152,7 +179,10 @@ fn cecp_game(variant: Variant, commit: bool) -> (Option<Outcome>, usize) {
         e.expect("feature sealed=1");
         e.send("accepted sealed");
         let features = e.expect("feature myname=");
-        assert!(features.contains(variant.name()), "{variant} not offered: {features}");
+        assert!(
+            features.contains(variant.name()),
+            "{variant} not offered: {features}"
+        );
         e.expect("feature done=1");
         e.send("new");
         e.send(&format!("variant {variant}"));
@@ -187,7 +217,10 @@ fn cecp_game(variant: Variant, commit: bool) -> (Option<Outcome>, usize) {
         }
         if let Some(outcome) = game.outcome() {
             for e in engines.iter_mut() {
-                assert_eq!(e.expect(outcome.result()), format!("{{{}}}", outcome.reason));
+                assert_eq!(
+                    e.expect(outcome.result()),
+                    format!("{{{}}}", outcome.reason)
+                );
             }
         }
         if over {

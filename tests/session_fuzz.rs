@@ -85,7 +85,7 @@ proptest! {
             return Ok(());
         }
         let before = (s.core().game().clone(), s.core().history().to_vec());
-        let out = feed(&mut s, &[bad.clone()]);
+        let out = feed(&mut s, std::slice::from_ref(&bad));
         let refused = out.iter().any(|l| l.starts_with("info string error:"));
         if refused {
             prop_assert_eq!(&before.0, s.core().game(), "refused {:?} changed the position", bad);
@@ -102,7 +102,7 @@ proptest! {
             return Ok(());
         }
         let before = (s.core().game().clone(), s.core().history().to_vec());
-        let out = feed(&mut s, &[bad.clone()]);
+        let out = feed(&mut s, std::slice::from_ref(&bad));
         let refused = out.iter().any(|l| l.starts_with("Error") || l.starts_with("Illegal move"));
         if refused {
             prop_assert_eq!(&before.0, s.core().game(), "refused {:?} changed the position", bad);
@@ -116,7 +116,10 @@ fn a_refused_position_keeps_the_previous_one() {
     let mut s = session();
     feed(&mut s, &["position startpos moves a2a3|e4e3".to_string()]);
     let before = s.core().game().fen();
-    let out = feed(&mut s, &["position startpos moves a2a3|e4e3 b1b2|c5c4,c4c3,c3c2".to_string()]);
+    let out = feed(
+        &mut s,
+        &["position startpos moves a2a3|e4e3 b1b2|c5c4,c4c3,c3c2".to_string()],
+    );
     assert_eq!(out.len(), 1);
     assert!(out[0].starts_with("info string error:"), "{out:?}");
     assert_eq!(s.core().game().fen(), before);

@@ -12,7 +12,7 @@ use nom::character::complete::{char, digit1, u32};
 use nom::combinator::{map_opt, opt};
 use nom::sequence::{preceded, separated_pair};
 
-use super::{OpponentNews, Args, CommandError, whole, whole_i64, whole_u32, whole_u64};
+use super::{Args, CommandError, OpponentNews, whole, whole_i64, whole_u32, whole_u64};
 use crate::geometry::{Square, square};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;

@@ -41,7 +41,11 @@ impl fmt::Display for OpponentNews {
 /// Reads the argument of `opponent`: 64 hex digits are a commitment, anything else must be a
 /// move.
 pub(crate) fn opponent_news(token: &str) -> Option<OpponentNews> {
-    if token.len() == 64 && token.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if token.len() == 64
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         Some(OpponentNews::Commitment(token.to_owned()))
     } else {
         crate::notation::parse_move(token).map(OpponentNews::Move)

@@ -10,7 +10,7 @@ use nom::character::complete::{char, digit1, u64};
 use nom::combinator::value;
 use nom::sequence::preceded;
 
-use super::{Args, CommandError, OpponentNews, opponent_news, before, whole, whole_u32, whole_u64};
+use super::{Args, CommandError, OpponentNews, before, opponent_news, whole, whole_u32, whole_u64};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
 

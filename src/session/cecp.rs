@@ -1,6 +1,7 @@
 //! The CECP (XBoard) dialect of the session (`protocol-docs/cecp.md`).
 
-use super::Session;
+use super::worker::Job;
+use super::{Purpose, Session};
 use crate::notation::{Turn, WireMove};
 use crate::player::Choice;
 use crate::protocol::CommandError;
@@ -108,11 +109,51 @@ impl Session {
         out.push("feature done=1".to_string());
     }
 
-    fn cecp_error(out: &mut Vec<String>, reason: impl std::fmt::Display, command: impl std::fmt::Display) {
+    fn cecp_error(
+        out: &mut Vec<String>,
+        reason: impl std::fmt::Display,
+        command: impl std::fmt::Display,
+    ) {
         out.push(format!("Error ({reason}): {command}"));
     }
 
     fn cecp_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        // Commands that leave the game alone run beside a search; `?` makes the engine move
+        // now; anything else stops the search and drops its move (CECP: `force`, `new`, a
+        // new position … end thinking without a move).
+        match &command {
+            CecpCommand::Ping(_)
+            | CecpCommand::Post
+            | CecpCommand::NoPost
+            | CecpCommand::Time(_)
+            | CecpCommand::Otim(_)
+            | CecpCommand::Level { .. }
+            | CecpCommand::St(_)
+            | CecpCommand::Sd(_)
+            | CecpCommand::Nps(_)
+            | CecpCommand::Hard
+            | CecpCommand::Easy
+            | CecpCommand::Random
+            | CecpCommand::Computer
+            | CecpCommand::Name(_)
+            | CecpCommand::Rating(_)
+            | CecpCommand::Ics(_)
+            | CecpCommand::Memory(_)
+            | CecpCommand::Cores(_)
+            | CecpCommand::EgtPath(_)
+            | CecpCommand::Draw
+            | CecpCommand::Bk
+            | CecpCommand::Accepted(_)
+            | CecpCommand::Rejected(_)
+            | CecpCommand::Lift(_)
+            | CecpCommand::Put(_)
+            | CecpCommand::Hover(_)
+            | CecpCommand::Display
+            | CecpCommand::Dot
+            | CecpCommand::Xboard => {}
+            CecpCommand::MoveNow => self.halt(true, out),
+            _ => self.halt(false, out),
+        }
         match command {
             CecpCommand::Xboard => {}
             CecpCommand::Protover(v) => {
@@ -153,7 +194,11 @@ impl Session {
                     self.cecp.force = false;
                     self.cecp.engine_side = side.opponent();
                 }
-                None => Self::cecp_error(out, "a sealed game has no side to move; use sealed white|black", "playother"),
+                None => Self::cecp_error(
+                    out,
+                    "a sealed game has no side to move; use sealed white|black",
+                    "playother",
+                ),
             },
             CecpCommand::Sealed(side) => {
                 if self.core.game().side_to_move().is_some() {
@@ -171,11 +216,19 @@ impl Session {
             },
             CecpCommand::SetBoard(fen) => match self.core.set_position(Some(&fen), &[]) {
                 Ok(()) => self.reset_turn_state(),
-                Err(e) => Self::cecp_error(out, format!("illegal position: {e}"), format!("setboard {fen}")),
+                Err(e) => Self::cecp_error(
+                    out,
+                    format!("illegal position: {e}"),
+                    format!("setboard {fen}"),
+                ),
             },
             CecpCommand::Undo | CecpCommand::Remove => {
                 let sealed = self.core.game().side_to_move().is_none();
-                let n = if matches!(command, CecpCommand::Remove) && !sealed { 2 } else { 1 };
+                let n = if matches!(command, CecpCommand::Remove) && !sealed {
+                    2
+                } else {
+                    1
+                };
                 match self.core.undo(n) {
                     Ok(()) => self.reset_turn_state(),
                     Err(e) => Self::cecp_error(out, e, command),
@@ -185,11 +238,27 @@ impl Session {
                 self.cecp.force = true;
                 self.reveal = None;
             }
-            CecpCommand::MoveNow | CecpCommand::Draw | CecpCommand::Bk | CecpCommand::Hard | CecpCommand::Easy
-            | CecpCommand::Random | CecpCommand::Computer | CecpCommand::Name(_) | CecpCommand::Rating(_)
-            | CecpCommand::Ics(_) | CecpCommand::Memory(_) | CecpCommand::Cores(_) | CecpCommand::EgtPath(_)
-            | CecpCommand::Level { .. } | CecpCommand::St(_) | CecpCommand::Sd(_) | CecpCommand::Nps(_)
-            | CecpCommand::Time(_) | CecpCommand::Otim(_) | CecpCommand::Put(_) | CecpCommand::Hover(_) => {
+            CecpCommand::MoveNow
+            | CecpCommand::Draw
+            | CecpCommand::Bk
+            | CecpCommand::Hard
+            | CecpCommand::Easy
+            | CecpCommand::Random
+            | CecpCommand::Computer
+            | CecpCommand::Name(_)
+            | CecpCommand::Rating(_)
+            | CecpCommand::Ics(_)
+            | CecpCommand::Memory(_)
+            | CecpCommand::Cores(_)
+            | CecpCommand::EgtPath(_)
+            | CecpCommand::Level { .. }
+            | CecpCommand::St(_)
+            | CecpCommand::Sd(_)
+            | CecpCommand::Nps(_)
+            | CecpCommand::Time(_)
+            | CecpCommand::Otim(_)
+            | CecpCommand::Put(_)
+            | CecpCommand::Hover(_) => {
                 // The foundation's player answers at once: there is no search to hurry, and
                 // every time control is met. Draw offers are declined by silence.
             }
@@ -207,10 +276,11 @@ impl Session {
                 }
             }
             CecpCommand::Hint => {
-                let side = self.cecp_side();
-                if let Some(choice) = self.core.think(side, &[]) {
-                    out.push(format!("Hint: {}", choice.mv));
-                }
+                let job = Job::Think {
+                    side: self.cecp_side(),
+                    allowed: Vec::new(),
+                };
+                self.start(job, Purpose::CecpHint, out);
             }
             CecpCommand::Option { name, value } => {
                 if let Err(e) = self.core.set_option(&name, value.as_deref()) {
@@ -233,13 +303,19 @@ impl Session {
                 }
             }
             CecpCommand::Display => out.extend(self.core.display()),
-            CecpCommand::Perft(depth) => out.extend(self.core.perft(depth)),
+            CecpCommand::Perft(depth) => {
+                self.perft_depth = depth;
+                self.start(Job::Perft(depth), Purpose::Perft, out);
+            }
         }
     }
 
     /// The side the engine thinks for: the side to move, or its sealed side.
     fn cecp_side(&self) -> Side {
-        self.core.game().side_to_move().unwrap_or(self.cecp.engine_side)
+        self.core
+            .game()
+            .side_to_move()
+            .unwrap_or(self.cecp.engine_side)
     }
 
     fn reset_turn_state(&mut self) {
@@ -255,7 +331,12 @@ impl Session {
         match self.core.play(&turn) {
             Ok(penalties) => {
                 for p in penalties {
-                    out.push(format!("# penalty for {}: {} ({})", p.side.word(), p.mv, p.reason));
+                    out.push(format!(
+                        "# penalty for {}: {} ({})",
+                        p.side.word(),
+                        p.mv,
+                        p.reason
+                    ));
                 }
                 self.reset_turn_state();
                 if let Some(outcome) = self.core.game().outcome() {
@@ -275,7 +356,10 @@ impl Session {
         if game.outcome().is_some() || self.cecp.force {
             return;
         }
-        if game.side_to_move().is_some_and(|s| s != self.cecp.engine_side) {
+        if game
+            .side_to_move()
+            .is_some_and(|s| s != self.cecp.engine_side)
+        {
             return;
         }
         if self.cecp.answered || self.reveal.is_some() {
@@ -286,15 +370,23 @@ impl Session {
         let allowed: Vec<WireMove> = if self.cecp.excluded.is_empty() {
             Vec::new()
         } else {
-            legal.into_iter().filter(|m| !self.cecp.excluded.contains(m)).collect()
+            legal
+                .into_iter()
+                .filter(|m| !self.cecp.excluded.contains(m))
+                .collect()
         };
         if !self.cecp.excluded.is_empty() && allowed.is_empty() {
             return Self::cecp_error(out, "every legal move is excluded", "go");
         }
-        let Some(choice) = self.core.think(side, &allowed) else {
+        self.start(Job::Think { side, allowed }, Purpose::CecpMove, out);
+    }
+
+    /// Sends the engine's move once its worker has chosen it.
+    pub(super) fn cecp_finished(&mut self, choice: Option<Choice>, out: &mut Vec<String>) {
+        let Some(choice) = choice else {
             return;
         };
-        self.cecp_thinking(&choice, out);
+        self.cecp_thinking(&choice, self.cecp.post, out);
         self.cecp.answered = self.core.game().side_to_move().is_none();
         let lines = self.deliver(
             &choice.mv.to_string(),
@@ -311,8 +403,9 @@ impl Session {
         out.extend(lines);
     }
 
-    fn cecp_thinking(&self, choice: &Choice, out: &mut Vec<String>) {
-        if !self.cecp.post {
+    /// The thinking line (and, in a sealed game, the strategy comment), when `show`.
+    pub(super) fn cecp_thinking(&self, choice: &Choice, show: bool, out: &mut Vec<String>) {
+        if !show {
             return;
         }
         out.push(format!(
@@ -324,19 +417,19 @@ impl Session {
             choice.mv
         ));
         if self.core.game().side_to_move().is_none() {
-            let parts: Vec<String> =
-                choice.strategy.iter().map(|(m, p)| format!("{m}:{p:.4}")).collect();
-            out.push(format!("# strategy {}", parts.join(" ")));
+            out.push(format!("# strategy {}", super::uci::strategy_text(choice)));
         }
     }
 
     fn cecp_analyze(&mut self, out: &mut Vec<String>) {
-        let side = self.cecp_side();
-        if let Some(choice) = self.core.think(side, &[]) {
-            let post = std::mem::replace(&mut self.cecp.post, true);
-            self.cecp_thinking(&choice, out);
-            self.cecp.post = post;
+        if self.core.game().outcome().is_some() {
+            return;
         }
+        let job = Job::Think {
+            side: self.cecp_side(),
+            allowed: Vec::new(),
+        };
+        self.start(job, Purpose::CecpAnalyze, out);
     }
 }
 
@@ -353,6 +446,11 @@ fn setup_lines(variant: Variant) -> Vec<String> {
         g.ranks(),
         six.join(" ")
     )];
-    lines.extend(variant.betza().iter().map(|(p, b)| format!("piece {p}& {b}")));
+    lines.extend(
+        variant
+            .betza()
+            .iter()
+            .map(|(p, b)| format!("piece {p}& {b}")),
+    );
     lines
 }

@@ -3,9 +3,8 @@
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
 use crate::notation::{Turn, WireMove};
-use crate::player::{self, Choice};
 use crate::rng::Rng;
-use crate::variant::{Side, Variant};
+use crate::variant::Variant;
 
 /// Options a GUI can set, in both dialects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +138,9 @@ impl Core {
                     .parse::<u64>()
                     .ok()
                     .filter(|&s| s <= MAX_SEED)
-                    .ok_or_else(|| format!("Seed needs a whole number 0..{MAX_SEED}, got '{value}'"))?;
+                    .ok_or_else(|| {
+                        format!("Seed needs a whole number 0..{MAX_SEED}, got '{value}'")
+                    })?;
                 self.options.seed = seed;
                 self.rng = Rng::new(fresh_seed(&self.options));
                 Ok(())
@@ -156,9 +157,14 @@ impl Core {
         }
     }
 
-    /// Chooses a move for `side`, among `allowed` if it is not empty.
-    pub fn think(&mut self, side: Side, allowed: &[WireMove]) -> Option<Choice> {
-        player::choose(&self.game, side, allowed, &mut self.rng)
+    /// A copy of the move sampler's generator, for a worker to continue with.
+    pub fn rng(&self) -> Rng {
+        self.rng.clone()
+    }
+
+    /// Takes back the generator a worker continued with.
+    pub fn set_rng(&mut self, rng: Rng) {
+        self.rng = rng;
     }
 
     /// The lines of `d`: diagram, `Fen:`, status lines, and `Result:` for a finished game.
@@ -172,13 +178,9 @@ impl Core {
         out
     }
 
-    /// The lines of `perft N`: one `TURN: count` per root turn, a blank-free `Nodes searched`.
+    /// The lines of `perft N`: one `TURN: count` per root turn, then `Nodes searched: N`.
     pub fn perft(&self, depth: u32) -> Vec<String> {
-        let divide = self.game.perft_divide(depth);
-        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
-        let mut out: Vec<String> = divide.iter().map(|(t, n)| format!("{t}: {n}")).collect();
-        out.push(format!("Nodes searched: {total}"));
-        out
+        perft_lines(depth, &self.game.perft_divide(depth))
     }
 
     /// The colour board for XBoard's `highlight`: legal targets of the piece on `sq`, `Y` for a
@@ -193,7 +195,11 @@ impl Core {
                 && legs[0].from == sq
                 && let Some(i) = geometry.index(legs[0].to)
             {
-                colours[i] = Some(if self.game.owner(legs[0].to).is_some() { 'R' } else { 'Y' });
+                colours[i] = Some(if self.game.owner(legs[0].to).is_some() {
+                    'R'
+                } else {
+                    'Y'
+                });
             }
         }
         if colours.iter().all(Option::is_none) {
@@ -209,6 +215,18 @@ impl Default for Core {
     fn default() -> Core {
         Core::new()
     }
+}
+
+/// Formats a perft split: one `TURN: count` per root turn, then `Nodes searched: N`.
+pub fn perft_lines(depth: u32, divide: &[(String, u64)]) -> Vec<String> {
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    };
+    let mut out: Vec<String> = divide.iter().map(|(t, n)| format!("{t}: {n}")).collect();
+    out.push(format!("Nodes searched: {total}"));
+    out
 }
 
 fn fresh_seed(options: &Options) -> u64 {

@@ -7,10 +7,12 @@
 mod cecp;
 mod core;
 mod uci;
+mod worker;
 
 use std::sync::mpsc::Sender;
 
 pub use self::core::Core;
+use self::worker::{Job, Worker};
 
 /// What a session reacts to.
 #[derive(Debug)]
@@ -23,10 +25,27 @@ pub enum Input {
     Search(SearchEvent),
 }
 
-/// What a search thread reports. The foundation's player answers at once, so no event exists
-/// yet; the type keeps the driver's channel ready for the threaded search.
+/// What a worker thread reports.
 #[derive(Debug)]
-pub enum SearchEvent {}
+pub enum SearchEvent {
+    /// The worker with this tag has finished; its result is taken by joining it.
+    Finished(u64),
+}
+
+/// What a running worker's result is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A UCI `go`; `hold`: keep the bestmove until `stop` or `ponderhit`.
+    UciGo { hold: bool },
+    /// A CECP move of the engine.
+    CecpMove,
+    /// A CECP `hint`.
+    CecpHint,
+    /// A CECP analysis line.
+    CecpAnalyze,
+    /// perft, in either dialect.
+    Perft,
+}
 
 /// The dialect of a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,14 +67,17 @@ struct PendingReveal {
 
 /// A protocol session.
 pub struct Session {
-    #[allow(dead_code)]
     events: Sender<Input>,
+    worker: Option<(Worker, Purpose)>,
+    next_worker: u64,
     dialect: Dialect,
     core: Core,
     finished: bool,
     reveal: Option<PendingReveal>,
     uci: uci::State,
     cecp: cecp::State,
+    /// Depth of the running perft, for its closing line.
+    perft_depth: u32,
 }
 
 impl Session {
@@ -64,12 +86,15 @@ impl Session {
     pub fn new(events: Sender<Input>) -> Session {
         Session {
             events,
+            worker: None,
+            next_worker: 0,
             dialect: Dialect::Undecided,
             core: Core::new(),
             finished: false,
             reveal: None,
             uci: uci::State::default(),
             cecp: cecp::State::default(),
+            perft_depth: 0,
         }
     }
 
@@ -77,10 +102,18 @@ impl Session {
     pub fn handle(&mut self, input: Input) -> Vec<String> {
         match input {
             Input::Eof => {
+                let mut out = Vec::new();
+                self.halt(true, &mut out);
                 self.finished = true;
-                Vec::new()
+                out
             }
-            Input::Search(event) => match event {},
+            Input::Search(SearchEvent::Finished(id)) => {
+                let mut out = Vec::new();
+                if self.worker.as_ref().is_some_and(|(w, _)| w.id() == id) {
+                    self.collect(false, true, &mut out);
+                }
+                out
+            }
             Input::Line(line) => {
                 if self.finished {
                     return Vec::new();
@@ -109,7 +142,96 @@ impl Session {
 
     /// Whether a search is running, whose events the driver must still deliver.
     pub fn is_busy(&self) -> bool {
-        false
+        self.worker.is_some()
+    }
+
+    /// Starts a job on a worker thread; its answer comes when it finishes (or is halted).
+    fn start(&mut self, job: Job, purpose: Purpose, out: &mut Vec<String>) {
+        self.next_worker += 1;
+        match Worker::start(
+            self.next_worker,
+            job,
+            self.core.game().clone(),
+            self.core.rng(),
+            self.events.clone(),
+        ) {
+            Ok(worker) => self.worker = Some((worker, purpose)),
+            Err(e) => out.push(self.error_line(&format!("cannot start a thread: {e}"))),
+        }
+    }
+
+    /// Stops a running worker, waits for it, and answers for it (`deliver`) or drops its
+    /// answer; in UCI also releases a held bestmove. Every command that changes state calls
+    /// this first, so answers always come in order.
+    fn halt(&mut self, deliver: bool, out: &mut Vec<String>) {
+        if let Some((worker, _)) = &self.worker {
+            worker.stop();
+            self.collect(true, deliver, out);
+        }
+        if let Some(choice) = self.uci.held.take() {
+            self.uci_answer(&choice, out);
+        }
+    }
+
+    /// Joins the worker and turns its result into lines.
+    fn collect(&mut self, stopped: bool, deliver: bool, out: &mut Vec<String>) {
+        let Some((worker, purpose)) = self.worker.take() else {
+            return;
+        };
+        let Some(outcome) = worker.join() else {
+            out.push(self.error_line("the search failed"));
+            return;
+        };
+        match outcome {
+            worker::Outcome::Perft(Some(divide)) => {
+                if deliver {
+                    let depth = match purpose {
+                        Purpose::Perft => self.perft_depth,
+                        _ => 0,
+                    };
+                    out.extend(core::perft_lines(depth, &divide));
+                }
+            }
+            worker::Outcome::Perft(None) => {
+                if deliver {
+                    out.push(self.comment_line("perft stopped"));
+                }
+            }
+            worker::Outcome::Think(choice, rng) => {
+                self.core.set_rng(rng);
+                match purpose {
+                    Purpose::UciGo { hold } => self.uci_finished(choice, hold && !stopped, out),
+                    Purpose::CecpMove if deliver => self.cecp_finished(choice, out),
+                    Purpose::CecpHint if deliver => {
+                        if let Some(c) = choice {
+                            out.push(format!("Hint: {}", c.mv));
+                        }
+                    }
+                    Purpose::CecpAnalyze if deliver => {
+                        if let Some(c) = choice {
+                            self.cecp_thinking(&c, true, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// An error line in the session's dialect.
+    fn error_line(&self, message: &str) -> String {
+        match self.dialect {
+            Dialect::Cecp => format!("Error ({message}): -"),
+            _ => format!("info string error: {message}"),
+        }
+    }
+
+    /// A comment line in the session's dialect.
+    fn comment_line(&self, message: &str) -> String {
+        match self.dialect {
+            Dialect::Cecp => format!("# {message}"),
+            _ => format!("info string {message}"),
+        }
     }
 
     /// The dialect chosen so far.
@@ -125,7 +247,12 @@ impl Session {
     /// Commits to a move when the commit–reveal option is on: returns the line that shows the
     /// commitment and keeps `answer` (reveal and move lines) until the opponent's move arrives;
     /// otherwise returns `answer` itself.
-    fn deliver(&mut self, mv: &str, answer: impl Fn(&str, &str) -> Vec<String>, show: impl Fn(&str) -> String) -> Vec<String> {
+    fn deliver(
+        &mut self,
+        mv: &str,
+        answer: impl Fn(&str, &str) -> Vec<String>,
+        show: impl Fn(&str) -> String,
+    ) -> Vec<String> {
         if !self.core.commit_mode() {
             return answer(mv, "");
         }

@@ -1,18 +1,41 @@
 //! The UCI dialect of the session (`protocol-docs/uci.md`).
 
-use super::Session;
+use super::worker::Job;
+use super::{Purpose, Session};
 use crate::player::Choice;
 use crate::protocol::CommandError;
 use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use crate::variant::{Side, Variant};
 
 /// UCI-only session state.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct State {
     /// Whether the current variant's board was announced since it was chosen.
     announced: bool,
+    /// The side of the running or last `go`.
+    side: Side,
     /// A search result held back until `stop` or `ponderhit` (`go infinite`, `go ponder`).
-    held: Option<Choice>,
+    pub(super) held: Option<Choice>,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            announced: false,
+            side: Side::White,
+            held: None,
+        }
+    }
+}
+
+/// The mixed strategy as `MOVE:P …`, support only.
+pub(super) fn strategy_text(choice: &Choice) -> String {
+    let parts: Vec<String> = choice
+        .strategy
+        .iter()
+        .map(|(m, p)| format!("{m}:{p:.4}"))
+        .collect();
+    parts.join(" ")
 }
 
 /// The engine's name and version, as announced to GUIs.
@@ -32,6 +55,17 @@ impl Session {
     }
 
     fn uci_command(&mut self, command: UciCommand, out: &mut Vec<String>) {
+        // Anything but these waits for (and answers) a running search first, so that answers
+        // come in order and state never changes under a search.
+        if !matches!(
+            command,
+            UciCommand::IsReady
+                | UciCommand::Debug(_)
+                | UciCommand::Register(_)
+                | UciCommand::Display
+        ) {
+            self.halt(true, out);
+        }
         match command {
             UciCommand::Uci => {
                 out.push(format!("id name {NAME}"));
@@ -61,7 +95,6 @@ impl Session {
                     match Variant::from_name(&value) {
                         Some(v) => {
                             self.reveal = None;
-                            self.uci.held = None;
                             self.core.set_variant(v);
                             self.announce(out);
                         }
@@ -73,7 +106,6 @@ impl Session {
             }
             UciCommand::UciNewGame => {
                 self.reveal = None;
-                self.uci.held = None;
                 self.core.new_game();
             }
             UciCommand::Position { start, moves } => {
@@ -87,16 +119,14 @@ impl Session {
                 }
             }
             UciCommand::Go(params) => self.uci_go(params, out),
-            UciCommand::Stop | UciCommand::PonderHit => {
-                if let Some(choice) = self.uci.held.take() {
-                    self.uci_answer(&choice, out);
-                }
-            }
+            UciCommand::Stop | UciCommand::PonderHit => {}
             UciCommand::Quit => self.finished = true,
             UciCommand::Display => out.extend(self.core.display()),
             UciCommand::Opponent(_) => match self.reveal.take() {
                 Some(pending) => out.extend(pending.lines),
-                None => Self::uci_error(out, "no committed move is waiting for the opponent's move"),
+                None => {
+                    Self::uci_error(out, "no committed move is waiting for the opponent's move")
+                }
             },
         }
     }
@@ -116,14 +146,11 @@ impl Session {
 
     fn uci_go(&mut self, params: GoParams, out: &mut Vec<String>) {
         if let Some(depth) = params.perft {
-            out.extend(self.core.perft(depth));
-            return;
+            self.perft_depth = depth;
+            return self.start(Job::Perft(depth), Purpose::Perft, out);
         }
         if self.reveal.is_some() {
             return Self::uci_error(out, "a committed move awaits 'opponent M'");
-        }
-        if self.uci.held.is_some() {
-            return Self::uci_error(out, "already searching; send stop first");
         }
         let game = self.core.game();
         let side = match (game.side_to_move(), params.sealed) {
@@ -131,7 +158,10 @@ impl Session {
             (None, None) => {
                 return Self::uci_error(
                     out,
-                    format!("{} is sealed: go needs 'sealed w' or 'sealed b'", game.variant()),
+                    format!(
+                        "{} is sealed: go needs 'sealed w' or 'sealed b'",
+                        game.variant()
+                    ),
                 );
             }
             (Some(_), Some(_)) => {
@@ -144,23 +174,39 @@ impl Session {
             out.push("bestmove (none)".to_string());
             return;
         }
-        let Some(choice) = self.core.think(side, &params.searchmoves) else {
-            return Self::uci_error(out, "no legal move among searchmoves");
+        self.uci.side = side;
+        let job = Job::Think {
+            side,
+            allowed: params.searchmoves,
         };
-        out.push(info_line(&choice, side));
-        if !choice.strategy.is_empty() && self.core.game().side_to_move().is_none() {
-            let parts: Vec<String> =
-                choice.strategy.iter().map(|(m, p)| format!("{m}:{p:.4}")).collect();
-            out.push(format!("info string strategy {}", parts.join(" ")));
+        let hold = params.infinite || params.ponder;
+        self.start(job, Purpose::UciGo { hold }, out);
+    }
+
+    /// Answers a finished `go`: its analysis, then the bestmove (held when `hold`).
+    pub(super) fn uci_finished(
+        &mut self,
+        choice: Option<Choice>,
+        hold: bool,
+        out: &mut Vec<String>,
+    ) {
+        let Some(choice) = choice else {
+            Self::uci_error(out, "no legal move among searchmoves");
+            out.push("bestmove (none)".to_string());
+            return;
+        };
+        out.push(info_line(&choice, self.uci.side));
+        if self.core.game().side_to_move().is_none() {
+            out.push(format!("info string strategy {}", strategy_text(&choice)));
         }
-        if params.infinite || params.ponder {
+        if hold {
             self.uci.held = Some(choice);
         } else {
             self.uci_answer(&choice, out);
         }
     }
 
-    fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
+    pub(super) fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
         let lines = self.deliver(
             &choice.mv.to_string(),
             |mv, nonce| {

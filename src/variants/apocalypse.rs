@@ -267,10 +267,7 @@ impl Position {
         let err = |m: String| Err(FenError(m));
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() || fields.len() > 7 {
-            return err(format!(
-                "expected 1 to 7 fields, got {}",
-                fields.len()
-            ));
+            return err(format!("expected 1 to 7 fields, got {}", fields.len()));
         }
         let mut pos = Position {
             rules,
@@ -315,7 +312,9 @@ impl Position {
         if let Some(&side) = fields.get(1)
             && side != "w"
         {
-            return err(format!("the side field of a sealed game is 'w', got '{side}'"));
+            return err(format!(
+                "the side field of a sealed game is 'w', got '{side}'"
+            ));
         }
         for (i, name) in [(2, "castling"), (3, "en passant")] {
             if let Some(&f) = fields.get(i)
@@ -341,7 +340,9 @@ impl Position {
                 Some([p(w)?, p(b)?])
             });
             pos.penalties = parsed.ok_or_else(|| {
-                FenError(format!("penalties must be 'W/B' with each 0, 1 or 2, got '{f}'"))
+                FenError(format!(
+                    "penalties must be 'W/B' with each 0, 1 or 2, got '{f}'"
+                ))
             })?;
         }
         Ok(pos)
@@ -502,12 +503,16 @@ impl Position {
             return Ok(Ok(candidate));
         }
         // Name the fault: the step itself, or its redeploy leg.
-        let step_ok = legal.iter().any(|m| m.from == candidate.from && m.to == candidate.to);
-        Ok(Err(if step_ok || self.promotion_step_needs_redeploy(s, &candidate) {
-            Illegal::BadRedeploy
-        } else {
-            Illegal::CannotMove
-        }))
+        let step_ok = legal
+            .iter()
+            .any(|m| m.from == candidate.from && m.to == candidate.to);
+        Ok(Err(
+            if step_ok || self.promotion_step_needs_redeploy(s, &candidate) {
+                Illegal::BadRedeploy
+            } else {
+                Illegal::CannotMove
+            },
+        ))
     }
 
     fn promotion_step_needs_redeploy(&self, s: usize, m: &Move) -> bool {
@@ -551,7 +556,10 @@ impl Position {
     /// is passed as its [`Illegal`] and costs a penalty point.
     pub fn resolve(&self, white: Judgement, black: Judgement) -> Position {
         let mut next = self.clone();
-        let moves = [white.ok().filter(|m| !m.is_pass()), black.ok().filter(|m| !m.is_pass())];
+        let moves = [
+            white.ok().filter(|m| !m.is_pass()),
+            black.ok().filter(|m| !m.is_pass()),
+        ];
         for (s, j) in [white, black].iter().enumerate() {
             if j.is_err() {
                 next.penalties[s] = next.penalties[s].saturating_add(1);
@@ -687,6 +695,9 @@ mod tests {
         assert_eq!(judge(&p, Side::White, "b1c2"), Err(Illegal::CannotMove));
         assert_eq!(judge(&p, Side::White, "0000"), Err(Illegal::BadPass));
         assert!(judge(&p, Side::White, "a1b3").is_ok());
-        assert!(p.judge(Side::White, &parse_move("a1b3,b3c5,c5d3").unwrap()).is_err());
+        assert!(
+            p.judge(Side::White, &parse_move("a1b3,b3c5,c5d3").unwrap())
+                .is_err()
+        );
     }
 }

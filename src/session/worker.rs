@@ -1,0 +1,103 @@
+//! The thread that thinks. The session hands it a copy of the position; it reports back with
+//! [`SearchEvent::Finished`] through the driver's channel, and its result is taken by joining
+//! it, so a session that must act at once (`stop`, `quit`, a new `position`) can always stop
+//! it, wait for it and have its answer in order.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::thread::{self, JoinHandle};
+
+use super::{Input, SearchEvent};
+use crate::game::Game;
+use crate::notation::WireMove;
+use crate::player::{self, Choice};
+use crate::rng::Rng;
+use crate::variant::Side;
+
+/// What a worker computes.
+#[derive(Clone, Debug)]
+pub(crate) enum Job {
+    /// Choose a move for a side, among the allowed moves (all when empty).
+    Think {
+        /// The side to move for.
+        side: Side,
+        /// Moves the choice is restricted to.
+        allowed: Vec<WireMove>,
+    },
+    /// perft split by the first turn.
+    Perft(u32),
+}
+
+/// What a worker found.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// The choice (none: no allowed legal move), and the generator to continue with.
+    Think(Option<Choice>, Rng),
+    /// perft lines, or `None` when stopped.
+    Perft(Option<Vec<(String, u64)>>),
+}
+
+/// A running worker.
+pub(crate) struct Worker {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Outcome>,
+}
+
+impl Worker {
+    /// Starts a job on a copy of the game; `id` tags its `Finished` event.
+    ///
+    /// # Errors
+    /// When the operating system cannot start a thread.
+    pub(crate) fn start(
+        id: u64,
+        job: Job,
+        game: Game,
+        rng: Rng,
+        events: Sender<Input>,
+    ) -> std::io::Result<Worker> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = thread::Builder::new()
+            .name(format!("worker-{id}"))
+            .spawn(move || {
+                let outcome = run(job, &game, rng, &flag);
+                // The driver may be gone (session ending): nothing to tell then.
+                let _ = events.send(Input::Search(SearchEvent::Finished(id)));
+                outcome
+            })?;
+        Ok(Worker { id, stop, handle })
+    }
+
+    /// The tag of this worker's events.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Asks the worker to stop soon.
+    pub(crate) fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Waits for the worker and takes its result.
+    pub(crate) fn join(self) -> Option<Outcome> {
+        match self.handle.join() {
+            Ok(outcome) => Some(outcome),
+            Err(_) => {
+                log::error!("a worker thread panicked");
+                None
+            }
+        }
+    }
+}
+
+fn run(job: Job, game: &Game, mut rng: Rng, stop: &AtomicBool) -> Outcome {
+    match job {
+        Job::Think { side, allowed } => {
+            let choice = player::choose(game, side, &allowed, &mut rng);
+            Outcome::Think(choice, rng)
+        }
+        Job::Perft(depth) => Outcome::Perft(game.perft_divide_until(depth, stop)),
+    }
+}
