@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Turn, WireMove};
 use crate::variant::{Side, Variant};
-use crate::variants::apocalypse;
+use crate::variants::{apocalypse, gladiator};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,8 @@ pub struct Penalty {
 pub enum Game {
     /// Apocalypse (either rule set).
     Apocalypse(apocalypse::Position),
+    /// Gladiator or Brawl.
+    Gladiator(gladiator::Position),
 }
 
 impl Game {
@@ -96,6 +98,8 @@ impl Game {
             Variant::ApocalypseClassic => {
                 Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Classic))
             }
+            Variant::Gladiator => Game::Gladiator(gladiator::Position::start(gladiator::Rules::Gladiator)),
+            Variant::Brawl => Game::Gladiator(gladiator::Position::start(gladiator::Rules::Brawl)),
         }
     }
 
@@ -104,13 +108,22 @@ impl Game {
     /// # Errors
     /// [`GameError::BadFen`] naming the fault.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
-        let rules = match variant {
-            Variant::Apocalypse => apocalypse::Rules::Seed,
-            Variant::ApocalypseClassic => apocalypse::Rules::Classic,
+        let apocalypse = |rules| {
+            apocalypse::Position::from_fen(rules, fen)
+                .map(Game::Apocalypse)
+                .map_err(|e| GameError::BadFen(e.0))
         };
-        apocalypse::Position::from_fen(rules, fen)
-            .map(Game::Apocalypse)
-            .map_err(|e| GameError::BadFen(e.0))
+        let gladiator = |rules| {
+            gladiator::Position::from_fen(rules, fen)
+                .map(Game::Gladiator)
+                .map_err(|e| GameError::BadFen(e.0))
+        };
+        match variant {
+            Variant::Apocalypse => apocalypse(apocalypse::Rules::Seed),
+            Variant::ApocalypseClassic => apocalypse(apocalypse::Rules::Classic),
+            Variant::Gladiator => gladiator(gladiator::Rules::Gladiator),
+            Variant::Brawl => gladiator(gladiator::Rules::Brawl),
+        }
     }
 
     /// The variant.
@@ -120,6 +133,10 @@ impl Game {
                 apocalypse::Rules::Seed => Variant::Apocalypse,
                 apocalypse::Rules::Classic => Variant::ApocalypseClassic,
             },
+            Game::Gladiator(p) => match p.rules() {
+                gladiator::Rules::Gladiator => Variant::Gladiator,
+                gladiator::Rules::Brawl => Variant::Brawl,
+            },
         }
     }
 
@@ -127,6 +144,7 @@ impl Game {
     pub fn geometry(&self) -> &'static Geometry {
         match self {
             Game::Apocalypse(_) => &apocalypse::GEOMETRY,
+            Game::Gladiator(_) => &gladiator::GEOMETRY,
         }
     }
 
@@ -134,6 +152,7 @@ impl Game {
     pub fn fen(&self) -> String {
         match self {
             Game::Apocalypse(p) => p.fen(),
+            Game::Gladiator(p) => p.fen(),
         }
     }
 
@@ -141,6 +160,7 @@ impl Game {
     pub fn side_to_move(&self) -> Option<Side> {
         match self {
             Game::Apocalypse(_) => None,
+            Game::Gladiator(p) => Some(p.side_to_move()),
         }
     }
 
@@ -153,6 +173,16 @@ impl Game {
                     reason: why.to_string(),
                 },
                 apocalypse::End::Draw(why) => Outcome {
+                    winner: None,
+                    reason: why.to_string(),
+                },
+            }),
+            Game::Gladiator(p) => p.end().map(|end| match end {
+                gladiator::End::Win(side, why) => Outcome {
+                    winner: Some(side),
+                    reason: why.to_string(),
+                },
+                gladiator::End::Draw(why) => Outcome {
                     winner: None,
                     reason: why.to_string(),
                 },
@@ -196,6 +226,20 @@ impl Game {
                 *p = p.resolve(jw, jb);
                 Ok(penalties)
             }
+            Game::Gladiator(p) => {
+                let Turn::Single(mv) = turn else {
+                    return Err(GameError::WrongTurnShape(format!(
+                        "'{turn}' is a joint turn; {} is not a sealed game",
+                        self.variant()
+                    )));
+                };
+                let parsed = p.parse_turn(mv).map_err(|e| GameError::Illegal {
+                    mv: mv.to_string(),
+                    reason: e.0,
+                })?;
+                *p = p.play(parsed);
+                Ok(Vec::new())
+            }
         }
     }
 
@@ -211,6 +255,10 @@ impl Game {
                 p.legal_moves(side, &mut moves);
                 moves.iter().map(|m| m.to_wire()).collect()
             }
+            Game::Gladiator(p) if p.side_to_move() == side => {
+                p.turns().into_iter().map(gladiator::Turn::to_wire).collect()
+            }
+            Game::Gladiator(_) => Vec::new(),
         }
     }
 
@@ -235,6 +283,7 @@ impl Game {
     pub fn perft(&self, depth: u32) -> u64 {
         match self {
             Game::Apocalypse(p) => crate::perft::apocalypse(p, depth),
+            Game::Gladiator(p) => crate::perft::gladiator(p, depth),
         }
     }
 
@@ -256,6 +305,7 @@ impl Game {
                 child.play(&t).expect("a legal turn plays");
                 let count = match &child {
                     Game::Apocalypse(p) => crate::perft::apocalypse_until(p, depth - 1, stop)?,
+                    Game::Gladiator(p) => crate::perft::gladiator_until(p, depth - 1, stop)?,
                 };
                 Some((t.to_string(), count))
             })
@@ -266,6 +316,7 @@ impl Game {
     pub fn owner(&self, sq: Square) -> Option<Side> {
         let c = match self {
             Game::Apocalypse(p) => p.piece_at(sq)?,
+            Game::Gladiator(p) => p.piece_at(sq)?,
         };
         Some(if c.is_ascii_uppercase() {
             Side::White
@@ -278,6 +329,7 @@ impl Game {
     pub fn diagram(&self) -> String {
         match self {
             Game::Apocalypse(p) => p.diagram(),
+            Game::Gladiator(p) => p.diagram(),
         }
     }
 
@@ -289,6 +341,7 @@ impl Game {
                 p.penalties(Side::White),
                 p.penalties(Side::Black)
             )],
+            Game::Gladiator(_) => Vec::new(),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod perft;
 pub mod player;
 pub mod protocol;
 pub mod rng;
+pub mod search;
 pub mod session;
 pub mod solver;
 pub mod transcript;

@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
+use crate::variants::gladiator::Position as GladiatorPosition;
 
 /// Counts the sequences of `depth` joint turns from an Apocalypse position.
 pub fn apocalypse(pos: &Position, depth: u32) -> u64 {
@@ -44,6 +45,32 @@ fn apocalypse_rec(
         for &b in black.iter() {
             total += apocalypse_rec(&pos.resolve(Ok(w), Ok(b)), depth - 1, rest, stop)?;
         }
+    }
+    Some(total)
+}
+
+/// Counts the sequences of `depth` turns from a Gladiator or Brawl position.
+pub fn gladiator(pos: &GladiatorPosition, depth: u32) -> u64 {
+    gladiator_until(pos, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`gladiator`] that gives up (`None`) soon after `stop` is set.
+pub fn gladiator_until(pos: &GladiatorPosition, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if pos.end().is_some() {
+        return Some(0);
+    }
+    if depth == 1 {
+        return Some(pos.count_turns());
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for turn in pos.turns() {
+        total += gladiator_until(&pos.play(turn), depth - 1, stop)?;
     }
     Some(total)
 }

@@ -2,11 +2,13 @@
 //! matrix game (payoff: resolve each joint move and evaluate the result), sampled with the
 //! seeded generator. The search core knows no protocol: it returns a typed [`Choice`].
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::game::Game;
 use crate::notation::WireMove;
 use crate::rng::Rng;
+use crate::search::{self, Limits, Searchable};
 use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{End, Move, Position};
@@ -26,8 +28,9 @@ pub struct Choice {
     pub depth: u32,
     /// Microseconds spent.
     pub micros: u64,
-    /// The opponent's most likely reply (the principal joint line's other half), if any.
-    pub reply: Option<WireMove>,
+    /// The principal line as turns in `position … moves` notation (in a sealed game one
+    /// joint turn: this move with the opponent's most likely one).
+    pub pv: Vec<String>,
 }
 
 impl Choice {
@@ -39,14 +42,43 @@ impl Choice {
 }
 
 /// Chooses a move for `side` in `game`, restricted to `allowed` when it is non-empty (moves
-/// outside the legal list are ignored). `None` when the game is over or nothing is allowed.
-pub fn choose(game: &Game, side: Side, allowed: &[WireMove], rng: &mut Rng) -> Option<Choice> {
+/// outside the legal list are ignored), within `limits` or until `stop`. `None` when the game
+/// is over or nothing is allowed.
+pub fn choose(
+    game: &Game,
+    side: Side,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    rng: &mut Rng,
+) -> Option<Choice> {
     if game.outcome().is_some() {
         return None;
     }
     match game {
         Game::Apocalypse(p) => choose_sealed(p, side, allowed, rng),
+        Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop),
     }
+}
+
+/// Runs the alternating search and reports it as a [`Choice`].
+fn choose_alternating<P: Searchable>(
+    pos: &P,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+) -> Option<Choice> {
+    let started = Instant::now();
+    let found = search::search(pos, allowed, limits, stop)?;
+    Some(Choice {
+        strategy: Vec::new(),
+        value: 1.0 / (1.0 + 10f64.powf(-f64::from(found.score) / 400.0)),
+        nodes: found.nodes,
+        depth: found.depth,
+        micros: started.elapsed().as_micros() as u64,
+        pv: found.pv.iter().map(ToString::to_string).collect(),
+        mv: found.mv,
+    })
 }
 
 /// Static evaluation of an Apocalypse position for White, 0 … 1.
@@ -103,7 +135,11 @@ fn choose_sealed(p: &Position, side: Side, allowed: &[WireMove], rng: &mut Rng) 
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1))
-        .map(|(i, _)| their_moves[i].to_wire());
+        .map(|(i, _)| their_moves[i]);
+    let joint = |reply: Move| match side {
+        Side::White => format!("{}|{reply}", mine_moves[pick]),
+        Side::Black => format!("{reply}|{}", mine_moves[pick]),
+    };
     let strategy = mine_moves
         .iter()
         .zip(mine)
@@ -121,6 +157,6 @@ fn choose_sealed(p: &Position, side: Side, allowed: &[WireMove], rng: &mut Rng) 
         nodes,
         depth: 1,
         micros: started.elapsed().as_micros() as u64,
-        reply,
+        pv: reply.map(joint).into_iter().collect(),
     })
 }

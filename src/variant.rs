@@ -12,11 +12,20 @@ pub enum Variant {
     Apocalypse,
     /// Apocalypse with Elliott's redeploy rule (`rules.md` §1).
     ApocalypseClassic,
+    /// Gladiator Chess (`rules.md` §2).
+    Gladiator,
+    /// Brawl Chess, Gladiator without the arena (`rules.md` §2).
+    Brawl,
 }
 
 impl Variant {
     /// Every variant, in the order they are listed to GUIs; the first is the default.
-    pub const ALL: [Variant; 2] = [Variant::Apocalypse, Variant::ApocalypseClassic];
+    pub const ALL: [Variant; 4] = [
+        Variant::Apocalypse,
+        Variant::ApocalypseClassic,
+        Variant::Gladiator,
+        Variant::Brawl,
+    ];
 
     /// The default variant of a fresh engine.
     pub const DEFAULT: Variant = Variant::Apocalypse;
@@ -26,6 +35,8 @@ impl Variant {
         match self {
             Variant::Apocalypse => "apocalypse",
             Variant::ApocalypseClassic => "apocalypse-classic",
+            Variant::Gladiator => "gladiator",
+            Variant::Brawl => "brawl",
         }
     }
 
@@ -38,6 +49,7 @@ impl Variant {
     pub const fn is_sealed(self) -> bool {
         match self {
             Variant::Apocalypse | Variant::ApocalypseClassic => true,
+            Variant::Gladiator | Variant::Brawl => false,
         }
     }
 }
@@ -51,6 +63,7 @@ impl Variant {
             Variant::Apocalypse | Variant::ApocalypseClassic => {
                 "PN....................pn...................."
             }
+            Variant::Gladiator | Variant::Brawl => "PNBRQ................Kpnbrq................k",
         }
     }
 
@@ -58,6 +71,11 @@ impl Variant {
     pub const fn betza(self) -> &'static [(char, &'static str)] {
         match self {
             Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "N"), ('P', "fmWfcF")],
+            // Gladiator supporters jump to any vacant border square, and pawns borrow moves:
+            // nothing Betza can say; `highlight` answers `lift` instead.
+            Variant::Gladiator => &[],
+            // Brawl supporters make non-capturing FIDE moves.
+            Variant::Brawl => &[('N', "mN"), ('B', "mB"), ('R', "mR"), ('Q', "mQ"), ('K', "mK")],
         }
     }
 }

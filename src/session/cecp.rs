@@ -3,7 +3,10 @@
 use super::worker::Job;
 use super::{Purpose, Session};
 use crate::notation::{Turn, WireMove};
+use std::time::Duration;
+
 use crate::player::Choice;
+use crate::search::Limits;
 use crate::protocol::CommandError;
 use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
 use crate::variant::{Side, Variant};
@@ -34,6 +37,43 @@ pub(super) struct State {
     /// Whether the engine already answered the current sealed turn.
     answered: bool,
     excluded: Vec<WireMove>,
+    clock: Clock,
+}
+
+/// What the GUI said about time: `level`, `st`, `sd`, `nps`, `time`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    /// Moves per time control (0: the whole game).
+    mps: u32,
+    /// Increment in milliseconds.
+    inc_ms: u64,
+    /// Fixed time per move (`st`), milliseconds.
+    per_move_ms: Option<u64>,
+    /// Depth limit (`sd`).
+    depth: Option<u32>,
+    /// The engine's remaining time (`time`), milliseconds.
+    left_ms: Option<u64>,
+    /// Engine moves made since `new` (for moves-per-session controls).
+    moves: u32,
+}
+
+impl Clock {
+    /// Limits for the next move: `st` if given; else the time left spread over the moves
+    /// still to come in this control (30 when the control is the whole game), plus most of
+    /// the increment, never more than half of what is left.
+    fn limits(&self) -> Limits {
+        let time = self.per_move_ms.or_else(|| {
+            self.left_ms.map(|left| {
+                let togo = if self.mps > 0 { u64::from(self.mps - self.moves % self.mps) } else { 30 };
+                (left / togo + self.inc_ms * 4 / 5).min(left / 2).max(5)
+            })
+        });
+        Limits {
+            depth: self.depth,
+            nodes: None,
+            time: Some(Duration::from_millis(time.unwrap_or(1000))),
+        }
+    }
 }
 
 impl Default for State {
@@ -47,6 +87,7 @@ impl Default for State {
             analyze: false,
             answered: false,
             excluded: Vec::new(),
+            clock: Clock::default(),
         }
     }
 }
@@ -169,6 +210,7 @@ impl Session {
                 self.core.set_variant(Variant::DEFAULT);
                 self.cecp.force = false;
                 self.cecp.engine_side = Side::Black;
+                self.cecp.clock = Clock::default();
                 self.reset_turn_state();
             }
             CecpCommand::Variant(name) => match Variant::from_name(&name) {
@@ -279,6 +321,7 @@ impl Session {
                 let job = Job::Think {
                     side: self.cecp_side(),
                     allowed: Vec::new(),
+                    limits: self.cecp.clock.limits(),
                 };
                 self.start(job, Purpose::CecpHint, out);
             }
@@ -378,7 +421,8 @@ impl Session {
         if !self.cecp.excluded.is_empty() && allowed.is_empty() {
             return Self::cecp_error(out, "every legal move is excluded", "go");
         }
-        self.start(Job::Think { side, allowed }, Purpose::CecpMove, out);
+        let limits = self.cecp.clock.limits();
+        self.start(Job::Think { side, allowed, limits }, Purpose::CecpMove, out);
     }
 
     /// Sends the engine's move once its worker has chosen it.
@@ -387,7 +431,9 @@ impl Session {
             return;
         };
         self.cecp_thinking(&choice, self.cecp.post, out);
-        self.cecp.answered = self.core.game().side_to_move().is_none();
+        self.cecp.clock.moves += 1;
+        let alternating = self.core.game().side_to_move().is_some();
+        self.cecp.answered = !alternating;
         let lines = self.deliver(
             &choice.mv.to_string(),
             |mv, nonce| {
@@ -401,6 +447,17 @@ impl Session {
             |digest| format!("commit {digest}"),
         );
         out.extend(lines);
+        if alternating {
+            // The engine's own move is part of the game at once.
+            match self.core.play(&Turn::Single(choice.mv.clone())) {
+                Ok(_) => {
+                    if let Some(outcome) = self.core.game().outcome() {
+                        out.push(outcome.to_string());
+                    }
+                }
+                Err(e) => log::error!("the engine chose a move its own rules refuse: {e}"),
+            }
+        }
     }
 
     /// The thinking line (and, in a sealed game, the strategy comment), when `show`.
@@ -408,13 +465,13 @@ impl Session {
         if !show {
             return;
         }
+        let pv = if choice.pv.is_empty() { choice.mv.to_string() } else { choice.pv.join(" ") };
         out.push(format!(
-            "{} {} {} {} {}",
+            "{} {} {} {} {pv}",
             choice.depth,
             choice.centipawns(),
             choice.micros / 10_000,
             choice.nodes,
-            choice.mv
         ));
         if self.core.game().side_to_move().is_none() {
             out.push(format!("# strategy {}", super::uci::strategy_text(choice)));
@@ -425,9 +482,11 @@ impl Session {
         if self.core.game().outcome().is_some() {
             return;
         }
+        // Analysis runs until the next command stops it.
         let job = Job::Think {
             side: self.cecp_side(),
             allowed: Vec::new(),
+            limits: Limits::default(),
         };
         self.start(job, Purpose::CecpAnalyze, out);
     }

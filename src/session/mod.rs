@@ -253,7 +253,7 @@ impl Session {
         answer: impl Fn(&str, &str) -> Vec<String>,
         show: impl Fn(&str) -> String,
     ) -> Vec<String> {
-        if !self.core.commit_mode() {
+        if !self.core.commit_mode() || self.core.game().side_to_move().is_some() {
             return answer(mv, "");
         }
         match crate::commit::commit(mv) {

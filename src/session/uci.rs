@@ -2,7 +2,10 @@
 
 use super::worker::Job;
 use super::{Purpose, Session};
+use std::time::Duration;
+
 use crate::player::Choice;
+use crate::search::Limits;
 use crate::protocol::CommandError;
 use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use crate::variant::{Side, Variant};
@@ -12,8 +15,6 @@ use crate::variant::{Side, Variant};
 pub(super) struct State {
     /// Whether the current variant's board was announced since it was chosen.
     announced: bool,
-    /// The side of the running or last `go`.
-    side: Side,
     /// A search result held back until `stop` or `ponderhit` (`go infinite`, `go ponder`).
     pub(super) held: Option<Choice>,
 }
@@ -22,7 +23,6 @@ impl Default for State {
     fn default() -> State {
         State {
             announced: false,
-            side: Side::White,
             held: None,
         }
     }
@@ -174,10 +174,11 @@ impl Session {
             out.push("bestmove (none)".to_string());
             return;
         }
-        self.uci.side = side;
+        let limits = limits_of(&params, side);
         let job = Job::Think {
             side,
             allowed: params.searchmoves,
+            limits,
         };
         let hold = params.infinite || params.ponder;
         self.start(job, Purpose::UciGo { hold }, out);
@@ -195,7 +196,7 @@ impl Session {
             out.push("bestmove (none)".to_string());
             return;
         };
-        out.push(info_line(&choice, self.uci.side));
+        out.push(info_line(&choice));
         if self.core.game().side_to_move().is_none() {
             out.push(format!("info string strategy {}", strategy_text(&choice)));
         }
@@ -223,14 +224,32 @@ impl Session {
     }
 }
 
+/// The search limits a `go` asks for. Clock time is spread over the moves still to come
+/// (`movestogo`, or 30), plus most of the increment, never more than half of what is left.
+fn limits_of(params: &GoParams, side: Side) -> Limits {
+    let (time, inc) = match side {
+        Side::White => (params.wtime, params.winc),
+        Side::Black => (params.btime, params.binc),
+    };
+    let clock = time.map(|left| {
+        let togo = u64::from(params.movestogo.unwrap_or(30).max(1));
+        let budget = left / togo + inc.unwrap_or(0) * 4 / 5;
+        Duration::from_millis(budget.min(left / 2).max(5))
+    });
+    let infinite = params.infinite || params.ponder;
+    Limits {
+        depth: params.depth,
+        nodes: params.nodes,
+        time: if infinite { None } else { params.movetime.map(Duration::from_millis).or(clock) },
+    }
+}
+
 /// The `info` line of a finished search: depth, score, nodes, time and principal line.
-fn info_line(choice: &Choice, side: Side) -> String {
-    let pv = match &choice.reply {
-        Some(reply) => match side {
-            Side::White => format!("{}|{reply}", choice.mv),
-            Side::Black => format!("{reply}|{}", choice.mv),
-        },
-        None => choice.mv.to_string(),
+fn info_line(choice: &Choice) -> String {
+    let pv = if choice.pv.is_empty() {
+        choice.mv.to_string()
+    } else {
+        choice.pv.join(" ")
     };
     format!(
         "info depth {} score cp {} nodes {} time {} pv {pv}",

@@ -13,6 +13,7 @@ use crate::game::Game;
 use crate::notation::WireMove;
 use crate::player::{self, Choice};
 use crate::rng::Rng;
+use crate::search::Limits;
 use crate::variant::Side;
 
 /// What a worker computes.
@@ -24,6 +25,8 @@ pub(crate) enum Job {
         side: Side,
         /// Moves the choice is restricted to.
         allowed: Vec<WireMove>,
+        /// How long and deep to think.
+        limits: Limits,
     },
     /// perft split by the first turn.
     Perft(u32),
@@ -94,8 +97,8 @@ impl Worker {
 
 fn run(job: Job, game: &Game, mut rng: Rng, stop: &AtomicBool) -> Outcome {
     match job {
-        Job::Think { side, allowed } => {
-            let choice = player::choose(game, side, &allowed, &mut rng);
+        Job::Think { side, allowed, limits } => {
+            let choice = player::choose(game, side, &allowed, limits, stop, &mut rng);
             Outcome::Think(choice, rng)
         }
         Job::Perft(depth) => Outcome::Perft(game.perft_divide_until(depth, stop)),

@@ -1,3 +1,5 @@
 //! The rules of each variant, one module each.
 
 pub mod apocalypse;
+pub mod gladiator;
+pub mod gladiator_play;

@@ -1,0 +1,617 @@
+//! Gladiator Chess and Brawl Chess: `rules.md` §2 (see `protocol-docs/variants/gladiator.md`).
+//!
+//! 8x8 bitboards, square `rank0 * 8 + file`. Pawns borrow the moves of the friendly supporters
+//! that see them along a clear diagonal. A turn is a pawn move, then (Brawl) the placement of an
+//! enemy supporter the pawn landed on, then an optional (or, without a pawn move, compulsory)
+//! move of one own supporter: a jump to any vacant border square (Gladiator) or a non-capturing
+//! FIDE move (Brawl).
+
+use crate::geometry::{Geometry, Square};
+use crate::notation::{Leg, WireMove};
+use crate::variant::Side;
+
+/// Board geometry of both games.
+pub const GEOMETRY: Geometry = Geometry::new(8, 8);
+/// The start position of both games.
+pub const START_FEN: &str = "rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1";
+
+/// The inner 6x6 arena (b2–g7).
+pub const ARENA: u64 = 0x007e_7e7e_7e7e_7e00;
+/// The 28 border squares.
+pub const BORDER: u64 = !ARENA;
+
+/// Which game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Gladiator Chess.
+    Gladiator,
+    /// Brawl Chess, the seed's variation.
+    Brawl,
+}
+
+/// A kind of piece; all but the pawn are supporters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A pawn (gladiator).
+    Pawn = 0,
+    /// Knight.
+    Knight = 1,
+    /// Bishop.
+    Bishop = 2,
+    /// Rook.
+    Rook = 3,
+    /// Queen.
+    Queen = 4,
+    /// King (an ordinary supporter).
+    King = 5,
+}
+
+const KINDS: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+const LETTERS: [char; 6] = ['p', 'n', 'b', 'r', 'q', 'k'];
+const NONE: u8 = u8::MAX;
+
+/// One legal turn: each part is optional, but a turn has at least one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Turn {
+    /// The pawn move (from, to), or `NONE` squares when skipped.
+    pub pawn: (u8, u8),
+    /// Where the displaced enemy supporter is put (Brawl), or `NONE`.
+    pub place: u8,
+    /// The own supporter's move (from, to), or `NONE` squares.
+    pub support: (u8, u8),
+}
+
+impl Turn {
+    /// The turn as written on the wire.
+    pub fn to_wire(self) -> WireMove {
+        let sq = |i: u8| GEOMETRY.square(usize::from(i));
+        let mut legs = Vec::with_capacity(3);
+        if self.pawn.0 != NONE {
+            legs.push(Leg { from: sq(self.pawn.0), to: sq(self.pawn.1) });
+            if self.place != NONE {
+                legs.push(Leg { from: sq(self.pawn.1), to: sq(self.place) });
+            }
+        }
+        if self.support.0 != NONE {
+            legs.push(Leg { from: sq(self.support.0), to: sq(self.support.1) });
+        }
+        WireMove::Legs { legs, promotion: None }
+    }
+
+    /// Whether the turn has a pawn move.
+    pub fn moves_pawn(self) -> bool {
+        self.pawn.0 != NONE
+    }
+}
+
+/// Why a written turn is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// Why a FEN was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+/// How a position has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The given side has won.
+    Win(Side, &'static str),
+    /// Drawn.
+    Draw(&'static str),
+}
+
+/// A Gladiator or Brawl position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Rules,
+    kinds: [u64; 6],
+    sides: [u64; 2],
+    to_move: Side,
+    /// Consecutive turns without a pawn move.
+    quiet: u32,
+    fullmove: u32,
+}
+
+fn bit(sq: u8) -> u64 {
+    1u64 << sq
+}
+
+fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
+    let (f, r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
+    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
+}
+
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const DIAGONALS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+const ORTHOGONALS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
+/// Squares a piece of `kind` on `sq` reaches, as in FIDE chess with no captures implied:
+/// sliders stop on (and include) the first occupied square.
+fn reach(kind: Kind, sq: u8, occupied: u64) -> u64 {
+    let mut out = 0;
+    let mut leap = |steps: &[(i8, i8)]| {
+        for &(df, dr) in steps {
+            if let Some(t) = step(sq, df, dr) {
+                out |= bit(t);
+            }
+        }
+    };
+    match kind {
+        Kind::Knight => leap(&KNIGHT_STEPS),
+        Kind::King => leap(&KING_STEPS),
+        Kind::Pawn => {}
+        Kind::Bishop | Kind::Rook | Kind::Queen => {
+            let dirs: &[(i8, i8)] = match kind {
+                Kind::Bishop => &DIAGONALS,
+                Kind::Rook => &ORTHOGONALS,
+                _ => &KING_STEPS,
+            };
+            for &(df, dr) in dirs {
+                let mut s = sq;
+                while let Some(t) = step(s, df, dr) {
+                    out |= bit(t);
+                    if occupied & bit(t) != 0 {
+                        break;
+                    }
+                    s = t;
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Position {
+    /// The start position.
+    pub fn start(rules: Rules) -> Position {
+        Position::from_fen(rules, START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Which game.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Pieces of a kind and side.
+    pub fn pieces(&self, side: Side, kind: Kind) -> u64 {
+        self.kinds[kind as usize] & self.sides[side.index()]
+    }
+
+    /// All pieces of a side.
+    pub fn side_pieces(&self, side: Side) -> u64 {
+        self.sides[side.index()]
+    }
+
+    fn occupied(&self) -> u64 {
+        self.sides[0] | self.sides[1]
+    }
+
+    fn supporters(&self, s: usize) -> u64 {
+        self.sides[s] & !self.kinds[Kind::Pawn as usize]
+    }
+
+    fn kind_at(&self, sq: u8) -> Option<Kind> {
+        KINDS.into_iter().find(|&k| self.kinds[k as usize] & bit(sq) != 0)
+    }
+
+    /// The piece on a square, as its FEN letter.
+    pub fn piece_at(&self, sq: Square) -> Option<char> {
+        let i = GEOMETRY.index(sq)? as u8;
+        let kind = self.kind_at(i)?;
+        let c = LETTERS[kind as usize];
+        Some(if self.sides[0] & bit(i) != 0 { c.to_ascii_uppercase() } else { c })
+    }
+
+    /// Parses a FEN (board, side, `-`, `-`, quiet-turn clock, move number; the last four may be
+    /// omitted).
+    ///
+    /// # Errors
+    /// A message naming the first bad field or piece.
+    pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
+        let err = |m: String| Err(FenError(m));
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() || fields.len() > 6 {
+            return err(format!("expected 1 to 6 fields, got {}", fields.len()));
+        }
+        let mut pos = Position { rules, kinds: [0; 6], sides: [0; 2], to_move: Side::White, quiet: 0, fullmove: 1 };
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 8 {
+            return err(format!("the board needs 8 ranks, got {}", rows.len()));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = 7 - i;
+            let mut file = 0usize;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10).filter(|&d| d > 0) {
+                    file += d as usize;
+                    continue;
+                }
+                let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {
+                    return err(format!("'{c}' is not a piece (P N B R Q K, p n b r q k)"));
+                };
+                if file >= 8 {
+                    return err(format!("rank {} has more than 8 squares", rank + 1));
+                }
+                let sq = (rank * 8 + file) as u8;
+                pos.kinds[k] |= bit(sq);
+                pos.sides[usize::from(c.is_ascii_lowercase())] |= bit(sq);
+                file += 1;
+            }
+            if file != 8 {
+                return err(format!("rank {} has {file} squares, not 8", rank + 1));
+            }
+        }
+        if rules == Rules::Gladiator {
+            let pawns = pos.kinds[Kind::Pawn as usize];
+            if pawns & BORDER != 0 || (pos.occupied() & !pawns) & ARENA != 0 {
+                return err("in gladiator pawns stand in the arena (b2-g7) and supporters on the border".into());
+            }
+        }
+        match fields.get(1) {
+            None | Some(&"w") => {}
+            Some(&"b") => pos.to_move = Side::Black,
+            Some(other) => return err(format!("the side to move is 'w' or 'b', got '{other}'")),
+        }
+        for (i, name) in [(2, "castling"), (3, "en passant")] {
+            if let Some(&f) = fields.get(i)
+                && f != "-"
+            {
+                return err(format!("the {name} field must be '-', got '{f}'"));
+            }
+        }
+        if let Some(&f) = fields.get(4) {
+            pos.quiet = f.parse().map_err(|_| FenError(format!("bad halfmove clock '{f}'")))?;
+        }
+        if let Some(&f) = fields.get(5) {
+            pos.fullmove = match f.parse() {
+                Ok(n) if n >= 1 => n,
+                _ => return err(format!("bad move number '{f}'")),
+            };
+        }
+        Ok(pos)
+    }
+
+    /// The FEN, six fields.
+    pub fn fen(&self) -> String {
+        format!(
+            "{} {} - - {} {}",
+            crate::game::board_text(&GEOMETRY, |sq| self.piece_at(sq)),
+            self.to_move.letter(),
+            self.quiet,
+            self.fullmove
+        )
+    }
+
+    /// Squares the pawn on `from` may move to (one entry however many supporters give it).
+    pub fn pawn_targets(&self, from: u8) -> u64 {
+        let Some(s) = (0..2).find(|&s| self.sides[s] & self.kinds[0] & bit(from) != 0) else {
+            return 0;
+        };
+        let occupied = self.occupied();
+        let mut targets = 0;
+        for &(df, dr) in &DIAGONALS {
+            let mut sq = from;
+            while let Some(t) = step(sq, df, dr) {
+                if occupied & bit(t) != 0 {
+                    if self.supporters(s) & bit(t) != 0 {
+                        let kind = self.kind_at(t).expect("an occupied square has a piece");
+                        targets |= reach(kind, from, occupied);
+                    }
+                    break;
+                }
+                sq = t;
+            }
+        }
+        targets &= !self.sides[s];
+        match self.rules {
+            // Supporters are never captured; pawns never leave the arena.
+            Rules::Gladiator => targets & ARENA & !self.supporters(1 - s),
+            Rules::Brawl => targets,
+        }
+    }
+
+    /// Whether the side to move has a pawn move.
+    pub fn has_pawn_move(&self) -> bool {
+        let mut pawns = self.pieces(self.to_move, Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            if self.pawn_targets(from) != 0 {
+                return true;
+            }
+            pawns &= pawns - 1;
+        }
+        false
+    }
+
+    /// Moves of the mover's supporters in the second part, as (from, to) pairs.
+    fn supporter_moves(&self, out: &mut Vec<(u8, u8)>) {
+        out.clear();
+        let s = self.to_move.index();
+        let occupied = self.occupied();
+        let mut sup = self.supporters(s);
+        while sup != 0 {
+            let from = sup.trailing_zeros() as u8;
+            sup &= sup - 1;
+            let mut targets = match self.rules {
+                Rules::Gladiator => BORDER & !occupied,
+                Rules::Brawl => {
+                    let kind = self.kind_at(from).expect("a supporter");
+                    reach(kind, from, occupied) & !occupied
+                }
+            };
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                out.push((from, to));
+            }
+        }
+    }
+
+    fn move_piece(&mut self, from: u8, to: u8) {
+        let kind = self.kind_at(from).expect("a piece to move") as usize;
+        let s = usize::from(self.sides[1] & bit(from) != 0);
+        self.kinds[kind] ^= bit(from) | bit(to);
+        self.sides[s] ^= bit(from) | bit(to);
+    }
+
+    /// Plays the pawn part: returns the position and the kind of an enemy supporter that the
+    /// pawn landed on (Brawl), which the caller must place.
+    fn after_pawn(&self, from: u8, to: u8) -> (Position, Option<Kind>) {
+        let mut next = self.clone();
+        let o = 1 - self.to_move.index();
+        let mut displaced = None;
+        if let Some(kind) = next.kind_at(to) {
+            next.kinds[kind as usize] &= !bit(to);
+            next.sides[o] &= !bit(to);
+            if kind != Kind::Pawn {
+                displaced = Some(kind);
+            }
+        }
+        next.move_piece(from, to);
+        (next, displaced)
+    }
+
+    fn place(&mut self, kind: Kind, sq: u8) {
+        self.kinds[kind as usize] |= bit(sq);
+        self.sides[1 - self.to_move.index()] |= bit(sq);
+    }
+
+    fn finish(mut self, moved_pawn: bool) -> Position {
+        self.quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        if self.to_move == Side::Black {
+            self.fullmove += 1;
+        }
+        self.to_move = self.to_move.opponent();
+        self
+    }
+
+    /// Plays a legal turn.
+    pub fn play(&self, turn: Turn) -> Position {
+        let mut next = self.clone();
+        if turn.pawn.0 != NONE {
+            let (after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
+            next = after;
+            if let Some(kind) = displaced {
+                next.place(kind, turn.place);
+            }
+        }
+        if turn.support.0 != NONE {
+            next.move_piece(turn.support.0, turn.support.1);
+        }
+        next.finish(turn.pawn.0 != NONE)
+    }
+
+    /// Calls `visit` with every legal turn (every spelling: each pawn move with each placement
+    /// and each optional supporter move).
+    pub fn for_each_turn(&self, mut visit: impl FnMut(Turn)) {
+        let mut supporter = Vec::new();
+        let mut any_pawn = false;
+        let mut pawns = self.pieces(self.to_move, Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let mut targets = self.pawn_targets(from);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                any_pawn = true;
+                let (after, displaced) = self.after_pawn(from, to);
+                let mut emit = |pos: &Position, place: u8| {
+                    visit(Turn { pawn: (from, to), place, support: (NONE, NONE) });
+                    pos.supporter_moves(&mut supporter);
+                    for &(sf, st) in &supporter {
+                        visit(Turn { pawn: (from, to), place, support: (sf, st) });
+                    }
+                };
+                match displaced {
+                    None => emit(&after, NONE),
+                    Some(kind) => {
+                        let mut vacant = !after.occupied();
+                        while vacant != 0 {
+                            let q = vacant.trailing_zeros() as u8;
+                            vacant &= vacant - 1;
+                            let mut placed = after.clone();
+                            placed.place(kind, q);
+                            emit(&placed, q);
+                        }
+                    }
+                }
+            }
+        }
+        if !any_pawn {
+            for (sf, st) in self.forced_supporter_moves() {
+                visit(Turn { pawn: (NONE, NONE), place: NONE, support: (sf, st) });
+            }
+        }
+    }
+
+    /// Without a pawn move: the supporter moves that give the mover a pawn move, or all of
+    /// them when none does.
+    fn forced_supporter_moves(&self) -> Vec<(u8, u8)> {
+        let mut all = Vec::new();
+        self.supporter_moves(&mut all);
+        let restoring: Vec<(u8, u8)> = all
+            .iter()
+            .copied()
+            .filter(|&(f, t)| {
+                let mut p = self.clone();
+                p.move_piece(f, t);
+                p.has_pawn_move()
+            })
+            .collect();
+        if restoring.is_empty() { all } else { restoring }
+    }
+
+    /// Every legal turn.
+    pub fn turns(&self) -> Vec<Turn> {
+        let mut out = Vec::new();
+        self.for_each_turn(|t| out.push(t));
+        out
+    }
+
+    /// Counts the legal turns without listing them.
+    pub fn count_turns(&self) -> u64 {
+        let mut n = 0;
+        self.for_each_turn(|_| n += 1);
+        n
+    }
+
+    /// The end of the game, if it has ended.
+    pub fn end(&self) -> Option<End> {
+        let has = |side: Side| self.pieces(side, Kind::Pawn) != 0;
+        match (has(Side::White), has(Side::Black)) {
+            (false, false) => return Some(End::Draw("neither player has a pawn")),
+            (false, true) => return Some(End::Win(Side::Black, "White has no pawns left")),
+            (true, false) => return Some(End::Win(Side::White, "Black has no pawns left")),
+            (true, true) => {}
+        }
+        if self.quiet >= 4 {
+            return Some(End::Draw("four turns without a pawn move"));
+        }
+        if !self.has_pawn_move() {
+            let mut supporter = Vec::new();
+            self.supporter_moves(&mut supporter);
+            if supporter.is_empty() {
+                return Some(End::Draw("the player to move has no legal turn"));
+            }
+        }
+        None
+    }
+
+    /// Reads a written turn and checks it.
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what is wrong.
+    pub fn parse_turn(&self, mv: &WireMove) -> Result<Turn, Refusal> {
+        let refuse = |m: String| Err(Refusal(m));
+        let WireMove::Legs { legs, promotion } = mv else {
+            return refuse("a pass is never a turn here".into());
+        };
+        if promotion.is_some() {
+            return refuse("pawns never promote here".into());
+        }
+        let mut squares = Vec::with_capacity(legs.len());
+        for leg in legs {
+            match (GEOMETRY.index(leg.from), GEOMETRY.index(leg.to)) {
+                (Some(f), Some(t)) => squares.push((f as u8, t as u8)),
+                _ => return refuse(format!("{leg} leaves the board")),
+            }
+        }
+        let me = self.to_move.index();
+        let mut rest = squares.as_slice();
+        let mut turn = Turn { pawn: (NONE, NONE), place: NONE, support: (NONE, NONE) };
+        let mut pos = self.clone();
+        let own_pawn = |sq: u8| self.sides[me] & self.kinds[0] & bit(sq) != 0;
+        if let Some(&(f, t)) = rest.first()
+            && own_pawn(f)
+        {
+            if self.pawn_targets(f) & bit(t) == 0 {
+                return refuse(format!("the pawn on {} cannot go to {}", sq_name(f), sq_name(t)));
+            }
+            let (after, displaced) = self.after_pawn(f, t);
+            pos = after;
+            turn.pawn = (f, t);
+            rest = &rest[1..];
+            if let Some(kind) = displaced {
+                let Some(&(pf, pt)) = rest.first().filter(|(pf, _)| *pf == t) else {
+                    return refuse(format!("the supporter displaced from {} must be placed: add {}XX", sq_name(t), sq_name(t)));
+                };
+                if pos.occupied() & bit(pt) != 0 {
+                    return refuse(format!("{} is not vacant", sq_name(pt)));
+                }
+                pos.place(kind, pt);
+                turn.place = pt;
+                rest = &rest[1..];
+                let _ = pf;
+            }
+        } else if self.has_pawn_move() {
+            return refuse("a pawn move is compulsory when one exists".into());
+        }
+        match rest {
+            [] if turn.moves_pawn() => Ok(turn),
+            [] => refuse("without a pawn move a supporter must move".into()),
+            [(f, t)] => {
+                let legal = if turn.moves_pawn() {
+                    let mut moves = Vec::new();
+                    pos.supporter_moves(&mut moves);
+                    moves.contains(&(*f, *t))
+                } else {
+                    self.forced_supporter_moves().contains(&(*f, *t))
+                };
+                if !legal {
+                    let what = match self.rules {
+                        Rules::Gladiator => "a jump of an own supporter to a vacant border square",
+                        Rules::Brawl => "a non-capturing move of an own supporter",
+                    };
+                    let extra = if turn.moves_pawn() { "" } else { " that gives a pawn move" };
+                    return refuse(format!("{}{} is not {what}{extra}", sq_name(*f), sq_name(*t)));
+                }
+                turn.support = (*f, *t);
+                Ok(turn)
+            }
+            _ => refuse(format!("too many legs ({})", legs.len())),
+        }
+    }
+
+    /// A text diagram.
+    pub fn diagram(&self) -> String {
+        crate::game::diagram(&GEOMETRY, |sq| self.piece_at(sq))
+    }
+
+    /// The quiet-turn clock (turns without a pawn move).
+    pub fn quiet(&self) -> u32 {
+        self.quiet
+    }
+}
+
+fn sq_name(i: u8) -> String {
+    GEOMETRY.square(usize::from(i)).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_move;
+
+    #[test]
+    fn start_round_trips() {
+        let p = Position::start(Rules::Gladiator);
+        assert_eq!(p.fen(), START_FEN);
+        assert!(p.end().is_none());
+    }
+
+    #[test]
+    fn pawns_refuse_bad_turns() {
+        let p = Position::start(Rules::Gladiator);
+        let t = |s: &str| p.parse_turn(&parse_move(s).unwrap());
+        assert!(t("a1a2").is_err());
+        assert!(t("b2b2").is_err());
+    }
+}
