@@ -98,7 +98,9 @@ impl Game {
             Variant::ApocalypseClassic => {
                 Game::Apocalypse(apocalypse::Position::start(apocalypse::Rules::Classic))
             }
-            Variant::Gladiator => Game::Gladiator(gladiator::Position::start(gladiator::Rules::Gladiator)),
+            Variant::Gladiator => {
+                Game::Gladiator(gladiator::Position::start(gladiator::Rules::Gladiator))
+            }
             Variant::Brawl => Game::Gladiator(gladiator::Position::start(gladiator::Rules::Brawl)),
         }
     }
@@ -255,9 +257,11 @@ impl Game {
                 p.legal_moves(side, &mut moves);
                 moves.iter().map(|m| m.to_wire()).collect()
             }
-            Game::Gladiator(p) if p.side_to_move() == side => {
-                p.turns().into_iter().map(gladiator::Turn::to_wire).collect()
-            }
+            Game::Gladiator(p) if p.side_to_move() == side => p
+                .turns()
+                .into_iter()
+                .map(gladiator::Turn::to_wire)
+                .collect(),
             Game::Gladiator(_) => Vec::new(),
         }
     }

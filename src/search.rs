@@ -75,7 +75,10 @@ impl Searcher<'_> {
             return true;
         }
         if self.nodes & 1023 == 0 {
-            let late = self.limits.time.is_some_and(|t| self.started.elapsed() >= t);
+            let late = self
+                .limits
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t);
             let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
             if late || spent || self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -85,7 +88,13 @@ impl Searcher<'_> {
     }
 
     /// Searches the root turns (best of the last iteration first) to `depth`.
-    fn root<P: Searchable>(&mut self, pos: &P, root: &mut [P::Move], depth: u32, pv: &mut Vec<P::Move>) -> i32 {
+    fn root<P: Searchable>(
+        &mut self,
+        pos: &P,
+        root: &mut [P::Move],
+        depth: u32,
+        pv: &mut Vec<P::Move>,
+    ) -> i32 {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut line = Vec::new();
         let mut best = (-WIN - 1, 0);
@@ -107,11 +116,25 @@ impl Searcher<'_> {
         best.0
     }
 
-    fn negamax<P: Searchable>(&mut self, pos: &P, depth: u32, ply: i32, mut alpha: i32, beta: i32, pv: &mut Vec<P::Move>) -> i32 {
+    fn negamax<P: Searchable>(
+        &mut self,
+        pos: &P,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<P::Move>,
+    ) -> i32 {
         self.nodes += 1;
         pv.clear();
         if let Some(score) = pos.terminal() {
-            return if score > 0 { score - ply } else if score < 0 { score + ply } else { 0 };
+            return if score > 0 {
+                score - ply
+            } else if score < 0 {
+                score + ply
+            } else {
+                0
+            };
         }
         if depth == 0 || self.out_of_budget() {
             return pos.evaluate();
@@ -143,7 +166,12 @@ impl Searcher<'_> {
 /// Searches by iterative deepening until a limit or `stop`, among the `allowed` turns when that
 /// is not empty; `None` when the game is over or there is no move. At least depth 1 is always
 /// completed.
-pub fn search<P: Searchable>(pos: &P, allowed: &[WireMove], limits: Limits, stop: &AtomicBool) -> Option<Found> {
+pub fn search<P: Searchable>(
+    pos: &P,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+) -> Option<Found> {
     if pos.terminal().is_some() {
         return None;
     }
@@ -154,8 +182,20 @@ pub fn search<P: Searchable>(pos: &P, allowed: &[WireMove], limits: Limits, stop
         root.extend(allowed.iter().filter_map(|m| pos.from_wire(m)));
     }
     let first = *root.first()?;
-    let mut s = Searcher { nodes: 0, limits, started: Instant::now(), stop, aborted: false };
-    let mut found = Found { mv: pos.wire(first), score: 0, depth: 0, nodes: 0, pv: vec![pos.wire(first)] };
+    let mut s = Searcher {
+        nodes: 0,
+        limits,
+        started: Instant::now(),
+        stop,
+        aborted: false,
+    };
+    let mut found = Found {
+        mv: pos.wire(first),
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![pos.wire(first)],
+    };
     let max_depth = limits.depth.unwrap_or(64).max(1);
     for depth in 1..=max_depth {
         let mut pv = Vec::new();
@@ -170,7 +210,13 @@ pub fn search<P: Searchable>(pos: &P, allowed: &[WireMove], limits: Limits, stop
                 line.push(p.wire(mv));
                 p = p.after(mv);
             }
-            found = Found { mv: pos.wire(best), score, depth, nodes: s.nodes, pv: line };
+            found = Found {
+                mv: pos.wire(best),
+                score,
+                depth,
+                nodes: s.nodes,
+                pv: line,
+            };
         }
         if s.aborted || score.abs() >= WIN - 1000 {
             break;

@@ -75,7 +75,13 @@ impl Variant {
             // nothing Betza can say; `highlight` answers `lift` instead.
             Variant::Gladiator => &[],
             // Brawl supporters make non-capturing FIDE moves.
-            Variant::Brawl => &[('N', "mN"), ('B', "mB"), ('R', "mR"), ('Q', "mQ"), ('K', "mK")],
+            Variant::Brawl => &[
+                ('N', "mN"),
+                ('B', "mB"),
+                ('R', "mR"),
+                ('Q', "mQ"),
+                ('K', "mK"),
+            ],
         }
     }
 }

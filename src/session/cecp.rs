@@ -6,9 +6,9 @@ use crate::notation::{Turn, WireMove};
 use std::time::Duration;
 
 use crate::player::Choice;
-use crate::search::Limits;
 use crate::protocol::CommandError;
 use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
+use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
 /// Where the `feature` handshake stands.
@@ -64,7 +64,11 @@ impl Clock {
     fn limits(&self) -> Limits {
         let time = self.per_move_ms.or_else(|| {
             self.left_ms.map(|left| {
-                let togo = if self.mps > 0 { u64::from(self.mps - self.moves % self.mps) } else { 30 };
+                let togo = if self.mps > 0 {
+                    u64::from(self.mps - self.moves % self.mps)
+                } else {
+                    30
+                };
                 (left / togo + self.inc_ms * 4 / 5).min(left / 2).max(5)
             })
         });
@@ -422,7 +426,15 @@ impl Session {
             return Self::cecp_error(out, "every legal move is excluded", "go");
         }
         let limits = self.cecp.clock.limits();
-        self.start(Job::Think { side, allowed, limits }, Purpose::CecpMove, out);
+        self.start(
+            Job::Think {
+                side,
+                allowed,
+                limits,
+            },
+            Purpose::CecpMove,
+            out,
+        );
     }
 
     /// Sends the engine's move once its worker has chosen it.
@@ -465,7 +477,11 @@ impl Session {
         if !show {
             return;
         }
-        let pv = if choice.pv.is_empty() { choice.mv.to_string() } else { choice.pv.join(" ") };
+        let pv = if choice.pv.is_empty() {
+            choice.mv.to_string()
+        } else {
+            choice.pv.join(" ")
+        };
         out.push(format!(
             "{} {} {} {} {pv}",
             choice.depth,

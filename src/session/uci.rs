@@ -5,9 +5,9 @@ use super::{Purpose, Session};
 use std::time::Duration;
 
 use crate::player::Choice;
-use crate::search::Limits;
 use crate::protocol::CommandError;
 use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
+use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
 /// UCI-only session state.
@@ -240,7 +240,11 @@ fn limits_of(params: &GoParams, side: Side) -> Limits {
     Limits {
         depth: params.depth,
         nodes: params.nodes,
-        time: if infinite { None } else { params.movetime.map(Duration::from_millis).or(clock) },
+        time: if infinite {
+            None
+        } else {
+            params.movetime.map(Duration::from_millis).or(clock)
+        },
     }
 }
 

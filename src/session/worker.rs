@@ -97,7 +97,11 @@ impl Worker {
 
 fn run(job: Job, game: &Game, mut rng: Rng, stop: &AtomicBool) -> Outcome {
     match job {
-        Job::Think { side, allowed, limits } => {
+        Job::Think {
+            side,
+            allowed,
+            limits,
+        } => {
             let choice = player::choose(game, side, &allowed, limits, stop, &mut rng);
             Outcome::Think(choice, rng)
         }

@@ -46,7 +46,14 @@ pub enum Kind {
     King = 5,
 }
 
-const KINDS: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+const KINDS: [Kind; 6] = [
+    Kind::Pawn,
+    Kind::Knight,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Queen,
+    Kind::King,
+];
 const LETTERS: [char; 6] = ['p', 'n', 'b', 'r', 'q', 'k'];
 const NONE: u8 = u8::MAX;
 
@@ -67,15 +74,27 @@ impl Turn {
         let sq = |i: u8| GEOMETRY.square(usize::from(i));
         let mut legs = Vec::with_capacity(3);
         if self.pawn.0 != NONE {
-            legs.push(Leg { from: sq(self.pawn.0), to: sq(self.pawn.1) });
+            legs.push(Leg {
+                from: sq(self.pawn.0),
+                to: sq(self.pawn.1),
+            });
             if self.place != NONE {
-                legs.push(Leg { from: sq(self.pawn.1), to: sq(self.place) });
+                legs.push(Leg {
+                    from: sq(self.pawn.1),
+                    to: sq(self.place),
+                });
             }
         }
         if self.support.0 != NONE {
-            legs.push(Leg { from: sq(self.support.0), to: sq(self.support.1) });
+            legs.push(Leg {
+                from: sq(self.support.0),
+                to: sq(self.support.1),
+            });
         }
-        WireMove::Legs { legs, promotion: None }
+        WireMove::Legs {
+            legs,
+            promotion: None,
+        }
     }
 
     /// Whether the turn has a pawn move.
@@ -122,14 +141,32 @@ fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
     ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
 }
 
-const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 const DIAGONALS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
 const ORTHOGONALS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 /// Squares a piece of `kind` on `sq` reaches, as in FIDE chess with no captures implied:
 /// sliders stop on (and include) the first occupied square.
-fn reach(kind: Kind, sq: u8, occupied: u64) -> u64 {
+pub(crate) fn reach(kind: Kind, sq: u8, occupied: u64) -> u64 {
     let mut out = 0;
     let mut leap = |steps: &[(i8, i8)]| {
         for &(df, dr) in steps {
@@ -189,16 +226,18 @@ impl Position {
         self.sides[side.index()]
     }
 
-    fn occupied(&self) -> u64 {
+    pub(crate) fn occupied(&self) -> u64 {
         self.sides[0] | self.sides[1]
     }
 
-    fn supporters(&self, s: usize) -> u64 {
+    pub(crate) fn supporters(&self, s: usize) -> u64 {
         self.sides[s] & !self.kinds[Kind::Pawn as usize]
     }
 
-    fn kind_at(&self, sq: u8) -> Option<Kind> {
-        KINDS.into_iter().find(|&k| self.kinds[k as usize] & bit(sq) != 0)
+    pub(crate) fn kind_at(&self, sq: u8) -> Option<Kind> {
+        KINDS
+            .into_iter()
+            .find(|&k| self.kinds[k as usize] & bit(sq) != 0)
     }
 
     /// The piece on a square, as its FEN letter.
@@ -206,7 +245,11 @@ impl Position {
         let i = GEOMETRY.index(sq)? as u8;
         let kind = self.kind_at(i)?;
         let c = LETTERS[kind as usize];
-        Some(if self.sides[0] & bit(i) != 0 { c.to_ascii_uppercase() } else { c })
+        Some(if self.sides[0] & bit(i) != 0 {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        })
     }
 
     /// Parses a FEN (board, side, `-`, `-`, quiet-turn clock, move number; the last four may be
@@ -220,7 +263,14 @@ impl Position {
         if fields.is_empty() || fields.len() > 6 {
             return err(format!("expected 1 to 6 fields, got {}", fields.len()));
         }
-        let mut pos = Position { rules, kinds: [0; 6], sides: [0; 2], to_move: Side::White, quiet: 0, fullmove: 1 };
+        let mut pos = Position {
+            rules,
+            kinds: [0; 6],
+            sides: [0; 2],
+            to_move: Side::White,
+            quiet: 0,
+            fullmove: 1,
+        };
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != 8 {
             return err(format!("the board needs 8 ranks, got {}", rows.len()));
@@ -251,7 +301,10 @@ impl Position {
         if rules == Rules::Gladiator {
             let pawns = pos.kinds[Kind::Pawn as usize];
             if pawns & BORDER != 0 || (pos.occupied() & !pawns) & ARENA != 0 {
-                return err("in gladiator pawns stand in the arena (b2-g7) and supporters on the border".into());
+                return err(
+                    "in gladiator pawns stand in the arena (b2-g7) and supporters on the border"
+                        .into(),
+                );
             }
         }
         match fields.get(1) {
@@ -267,7 +320,9 @@ impl Position {
             }
         }
         if let Some(&f) = fields.get(4) {
-            pos.quiet = f.parse().map_err(|_| FenError(format!("bad halfmove clock '{f}'")))?;
+            pos.quiet = f
+                .parse()
+                .map_err(|_| FenError(format!("bad halfmove clock '{f}'")))?;
         }
         if let Some(&f) = fields.get(5) {
             pos.fullmove = match f.parse() {
@@ -363,7 +418,7 @@ impl Position {
 
     /// Plays the pawn part: returns the position and the kind of an enemy supporter that the
     /// pawn landed on (Brawl), which the caller must place.
-    fn after_pawn(&self, from: u8, to: u8) -> (Position, Option<Kind>) {
+    pub(crate) fn after_pawn(&self, from: u8, to: u8) -> (Position, Option<Kind>) {
         let mut next = self.clone();
         let o = 1 - self.to_move.index();
         let mut displaced = None;
@@ -378,7 +433,7 @@ impl Position {
         (next, displaced)
     }
 
-    fn place(&mut self, kind: Kind, sq: u8) {
+    pub(crate) fn place(&mut self, kind: Kind, sq: u8) {
         self.kinds[kind as usize] |= bit(sq);
         self.sides[1 - self.to_move.index()] |= bit(sq);
     }
@@ -424,10 +479,18 @@ impl Position {
                 any_pawn = true;
                 let (after, displaced) = self.after_pawn(from, to);
                 let mut emit = |pos: &Position, place: u8| {
-                    visit(Turn { pawn: (from, to), place, support: (NONE, NONE) });
+                    visit(Turn {
+                        pawn: (from, to),
+                        place,
+                        support: (NONE, NONE),
+                    });
                     pos.supporter_moves(&mut supporter);
                     for &(sf, st) in &supporter {
-                        visit(Turn { pawn: (from, to), place, support: (sf, st) });
+                        visit(Turn {
+                            pawn: (from, to),
+                            place,
+                            support: (sf, st),
+                        });
                     }
                 };
                 match displaced {
@@ -447,14 +510,18 @@ impl Position {
         }
         if !any_pawn {
             for (sf, st) in self.forced_supporter_moves() {
-                visit(Turn { pawn: (NONE, NONE), place: NONE, support: (sf, st) });
+                visit(Turn {
+                    pawn: (NONE, NONE),
+                    place: NONE,
+                    support: (sf, st),
+                });
             }
         }
     }
 
     /// Without a pawn move: the supporter moves that give the mover a pawn move, or all of
     /// them when none does.
-    fn forced_supporter_moves(&self) -> Vec<(u8, u8)> {
+    pub(crate) fn forced_supporter_moves(&self) -> Vec<(u8, u8)> {
         let mut all = Vec::new();
         self.supporter_moves(&mut all);
         let restoring: Vec<(u8, u8)> = all
@@ -526,14 +593,22 @@ impl Position {
         }
         let me = self.to_move.index();
         let mut rest = squares.as_slice();
-        let mut turn = Turn { pawn: (NONE, NONE), place: NONE, support: (NONE, NONE) };
+        let mut turn = Turn {
+            pawn: (NONE, NONE),
+            place: NONE,
+            support: (NONE, NONE),
+        };
         let mut pos = self.clone();
         let own_pawn = |sq: u8| self.sides[me] & self.kinds[0] & bit(sq) != 0;
         if let Some(&(f, t)) = rest.first()
             && own_pawn(f)
         {
             if self.pawn_targets(f) & bit(t) == 0 {
-                return refuse(format!("the pawn on {} cannot go to {}", sq_name(f), sq_name(t)));
+                return refuse(format!(
+                    "the pawn on {} cannot go to {}",
+                    sq_name(f),
+                    sq_name(t)
+                ));
             }
             let (after, displaced) = self.after_pawn(f, t);
             pos = after;
@@ -541,7 +616,11 @@ impl Position {
             rest = &rest[1..];
             if let Some(kind) = displaced {
                 let Some(&(pf, pt)) = rest.first().filter(|(pf, _)| *pf == t) else {
-                    return refuse(format!("the supporter displaced from {} must be placed: add {}XX", sq_name(t), sq_name(t)));
+                    return refuse(format!(
+                        "the supporter displaced from {} must be placed: add {}XX",
+                        sq_name(t),
+                        sq_name(t)
+                    ));
                 };
                 if pos.occupied() & bit(pt) != 0 {
                     return refuse(format!("{} is not vacant", sq_name(pt)));
@@ -570,8 +649,16 @@ impl Position {
                         Rules::Gladiator => "a jump of an own supporter to a vacant border square",
                         Rules::Brawl => "a non-capturing move of an own supporter",
                     };
-                    let extra = if turn.moves_pawn() { "" } else { " that gives a pawn move" };
-                    return refuse(format!("{}{} is not {what}{extra}", sq_name(*f), sq_name(*t)));
+                    let extra = if turn.moves_pawn() {
+                        ""
+                    } else {
+                        " that gives a pawn move"
+                    };
+                    return refuse(format!(
+                        "{}{} is not {what}{extra}",
+                        sq_name(*f),
+                        sq_name(*t)
+                    ));
                 }
                 turn.support = (*f, *t);
                 Ok(turn)

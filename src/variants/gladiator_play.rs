@@ -2,7 +2,7 @@
 //! move treated as a pruned sub-decision (a turn can have over a thousand spellings), and a
 //! simple evaluation (material and pawn power).
 
-use super::gladiator::{Kind, Position, Rules, Turn, BORDER};
+use super::gladiator::{BORDER, Kind, Position, Rules, Turn, reach};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN};
 use crate::variant::Side;
@@ -55,41 +55,40 @@ impl Searchable for Position {
     fn candidates(&self, out: &mut Vec<Turn>) {
         out.clear();
         let me = self.side_to_move();
-        let mut forced = Vec::new();
-        let mut any_pawn = false;
-        let mut best_support: Vec<(u32, Turn)> = Vec::new();
-        let mut last_pawn = (NONE, NONE, NONE);
-        let mut powering = 0u64;
-        self.for_each_turn(|turn| {
-            if !turn.moves_pawn() {
-                forced.push(turn);
-                return;
-            }
-            any_pawn = true;
-            let key = (turn.pawn.0, turn.pawn.1, turn.place);
-            if key != last_pawn {
-                flush(&mut best_support, out);
-                last_pawn = key;
-                // Where a supporter would power one of our pawns once this pawn has moved.
-                let after_pawn = self.play(Turn { support: (NONE, NONE), ..turn });
-                powering = after_pawn.powering_squares(me);
-                if self.rules() == Rules::Gladiator {
-                    powering &= BORDER;
+        let s = me.index();
+        let mut pawns = self.pieces(me, Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let mut targets = self.pawn_targets(from);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let (mut after, displaced) = self.after_pawn(from, to);
+                let mut place = NONE;
+                if let Some(kind) = displaced {
+                    place = best_placement(&after, kind);
+                    after.place(kind, place);
                 }
+                let base = Turn {
+                    pawn: (from, to),
+                    place,
+                    support: (NONE, NONE),
+                };
+                out.push(base);
+                self.best_supports(&after, s, base, out);
             }
-            if turn.support.0 == NONE {
-                out.push(turn);
-                return;
-            }
-            // Keep only supporter moves that land where they power a pawn, best first.
-            if powering >> turn.support.1 & 1 == 1 {
-                let score = self.play(turn).pawn_mobility(me);
-                best_support.push((score, turn));
-            }
-        });
-        flush(&mut best_support, out);
-        if !any_pawn {
-            out.extend(forced);
+        }
+        if out.is_empty() {
+            out.extend(
+                self.forced_supporter_moves()
+                    .into_iter()
+                    .map(|support| Turn {
+                        pawn: (NONE, NONE),
+                        place: NONE,
+                        support,
+                    }),
+            );
         }
         // Captures first: they end games and shrink trees.
         out.sort_by_key(|t| std::cmp::Reverse(self.captures(*t)));
@@ -132,9 +131,86 @@ impl Position {
     }
 }
 
-/// Moves the best few supporter choices gathered for one pawn move into `out`.
-fn flush(best: &mut Vec<(u32, Turn)>, out: &mut Vec<Turn>) {
-    best.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-    out.extend(best.iter().take(SUPPORT_CHOICES).map(|(_, t)| *t));
-    best.clear();
+impl Position {
+    /// Adds the few most promising supporter moves after the pawn part `base` (position
+    /// `after`): a supporter that lands where it powers one of our pawns, scored by the moves
+    /// that pawn then gains.
+    fn best_supports(&self, after: &Position, s: usize, base: Turn, out: &mut Vec<Turn>) {
+        let me = self.side_to_move();
+        let occupied = after.occupied();
+        let mut landing = after.powering_squares(me);
+        if self.rules() == Rules::Gladiator {
+            landing &= BORDER;
+        }
+        if landing == 0 {
+            return;
+        }
+        let mut best: Vec<(u32, Turn)> = Vec::new();
+        let mut sup = after.supporters(s);
+        while sup != 0 {
+            let sf = sup.trailing_zeros() as u8;
+            sup &= sup - 1;
+            let kind = after.kind_at(sf).expect("a supporter");
+            let mut dest = match self.rules() {
+                Rules::Gladiator => landing,
+                Rules::Brawl => reach(kind, sf, occupied) & !occupied & landing,
+            };
+            while dest != 0 {
+                let st = dest.trailing_zeros() as u8;
+                dest &= dest - 1;
+                // The pawns this square powers gain the moves of `kind` from their squares.
+                let gain = powered_pawns(after, me, st)
+                    .map(|p| (reach(kind, p, occupied) & !after.side_pieces(me)).count_ones())
+                    .sum();
+                best.push((
+                    gain,
+                    Turn {
+                        support: (sf, st),
+                        ..base
+                    },
+                ));
+            }
+        }
+        best.sort_by_key(|(gain, _)| std::cmp::Reverse(*gain));
+        out.extend(best.iter().take(SUPPORT_CHOICES).map(|(_, t)| *t));
+    }
+}
+
+/// The pawns of `side` that a supporter on `sq` would see along a clear diagonal.
+fn powered_pawns(pos: &Position, side: Side, sq: u8) -> impl Iterator<Item = u8> + '_ {
+    let occupied = pos.occupied();
+    let pawns = pos.pieces(side, Kind::Pawn);
+    [(1i8, 1i8), (-1, 1), (-1, -1), (1, -1)]
+        .into_iter()
+        .filter_map(move |(df, dr)| {
+            let (mut f, mut r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                let t = (r * 8 + f) as u8;
+                if occupied >> t & 1 == 1 {
+                    return (pawns >> t & 1 == 1).then_some(t);
+                }
+                f += df;
+                r += dr;
+            }
+            None
+        })
+}
+
+/// Where to put an enemy supporter a pawn landed on (Brawl): the vacant square that leaves
+/// the enemy the fewest pawn moves.
+fn best_placement(after: &Position, kind: Kind) -> u8 {
+    let them = after.side_to_move().opponent();
+    let mut vacant = !after.occupied();
+    let mut best = (u32::MAX, NONE);
+    while vacant != 0 {
+        let q = vacant.trailing_zeros() as u8;
+        vacant &= vacant - 1;
+        let mut placed = after.clone();
+        placed.place(kind, q);
+        let mobility = placed.pawn_mobility(them);
+        if mobility < best.0 {
+            best = (mobility, q);
+        }
+    }
+    best.1
 }
