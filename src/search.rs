@@ -32,7 +32,7 @@ pub trait Searchable: Clone {
     fn wire(&self, mv: Self::Move) -> WireMove;
 
     /// The legal turn a written move stands for, if any.
-    fn from_wire(&self, mv: &WireMove) -> Option<Self::Move>;
+    fn read_wire(&self, mv: &WireMove) -> Option<Self::Move>;
 }
 
 /// How long and how deep to search.
@@ -179,7 +179,7 @@ pub fn search<P: Searchable>(
     if allowed.is_empty() {
         pos.candidates(&mut root);
     } else {
-        root.extend(allowed.iter().filter_map(|m| pos.from_wire(m)));
+        root.extend(allowed.iter().filter_map(|m| pos.read_wire(m)));
     }
     let first = *root.first()?;
     let mut s = Searcher {

@@ -11,21 +11,12 @@ use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
 /// UCI-only session state.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct State {
     /// Whether the current variant's board was announced since it was chosen.
     announced: bool,
     /// A search result held back until `stop` or `ponderhit` (`go infinite`, `go ponder`).
     pub(super) held: Option<Choice>,
-}
-
-impl Default for State {
-    fn default() -> State {
-        State {
-            announced: false,
-            held: None,
-        }
-    }
 }
 
 /// The mixed strategy as `MOVE:P …`, support only.

@@ -118,7 +118,7 @@ impl Searchable for Position {
         mv.to_wire()
     }
 
-    fn from_wire(&self, mv: &WireMove) -> Option<Turn> {
+    fn read_wire(&self, mv: &WireMove) -> Option<Turn> {
         self.parse_turn(mv).ok()
     }
 }
