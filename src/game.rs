@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Turn, WireMove};
 use crate::variant::{Side, Variant};
-use crate::variants::{apocalypse, gladiator};
+use crate::variants::{apocalypse, gladiator, pagan};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +86,8 @@ pub enum Game {
     Apocalypse(apocalypse::Position),
     /// Gladiator or Brawl.
     Gladiator(gladiator::Position),
+    /// Pagan Chess.
+    Pagan(pagan::Position),
 }
 
 impl Game {
@@ -102,6 +104,7 @@ impl Game {
                 Game::Gladiator(gladiator::Position::start(gladiator::Rules::Gladiator))
             }
             Variant::Brawl => Game::Gladiator(gladiator::Position::start(gladiator::Rules::Brawl)),
+            Variant::Pagan => Game::Pagan(pagan::Position::start()),
         }
     }
 
@@ -125,6 +128,9 @@ impl Game {
             Variant::ApocalypseClassic => apocalypse(apocalypse::Rules::Classic),
             Variant::Gladiator => gladiator(gladiator::Rules::Gladiator),
             Variant::Brawl => gladiator(gladiator::Rules::Brawl),
+            Variant::Pagan => pagan::Position::from_fen(fen)
+                .map(Game::Pagan)
+                .map_err(|e| GameError::BadFen(e.0)),
         }
     }
 
@@ -139,6 +145,7 @@ impl Game {
                 gladiator::Rules::Gladiator => Variant::Gladiator,
                 gladiator::Rules::Brawl => Variant::Brawl,
             },
+            Game::Pagan(_) => Variant::Pagan,
         }
     }
 
@@ -147,6 +154,7 @@ impl Game {
         match self {
             Game::Apocalypse(_) => &apocalypse::GEOMETRY,
             Game::Gladiator(_) => &gladiator::GEOMETRY,
+            Game::Pagan(_) => pagan_geometry(),
         }
     }
 
@@ -155,6 +163,7 @@ impl Game {
         match self {
             Game::Apocalypse(p) => p.fen(),
             Game::Gladiator(p) => p.fen(),
+            Game::Pagan(p) => p.fen(),
         }
     }
 
@@ -163,6 +172,7 @@ impl Game {
         match self {
             Game::Apocalypse(_) => None,
             Game::Gladiator(p) => Some(p.side_to_move()),
+            Game::Pagan(p) => Some(p.side_to_move()),
         }
     }
 
@@ -185,6 +195,16 @@ impl Game {
                     reason: why.to_string(),
                 },
                 gladiator::End::Draw(why) => Outcome {
+                    winner: None,
+                    reason: why.to_string(),
+                },
+            }),
+            Game::Pagan(p) => p.end().map(|end| match end {
+                pagan::End::Win(side, why) => Outcome {
+                    winner: Some(side),
+                    reason: why.to_string(),
+                },
+                pagan::End::Draw(why) => Outcome {
                     winner: None,
                     reason: why.to_string(),
                 },
@@ -242,6 +262,19 @@ impl Game {
                 *p = p.play(parsed);
                 Ok(Vec::new())
             }
+            Game::Pagan(p) => {
+                let Turn::Single(mv) = turn else {
+                    return Err(GameError::WrongTurnShape(format!(
+                        "'{turn}' is a joint turn; pagan is not a sealed game"
+                    )));
+                };
+                let parsed = p.parse_move(mv).map_err(|e| GameError::Illegal {
+                    mv: mv.to_string(),
+                    reason: e.0,
+                })?;
+                *p = p.play(parsed);
+                Ok(Vec::new())
+            }
         }
     }
 
@@ -263,6 +296,12 @@ impl Game {
                 .map(gladiator::Turn::to_wire)
                 .collect(),
             Game::Gladiator(_) => Vec::new(),
+            Game::Pagan(p) if p.side_to_move() == side => {
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                moves.into_iter().map(pagan::Move::to_wire).collect()
+            }
+            Game::Pagan(_) => Vec::new(),
         }
     }
 
@@ -288,6 +327,7 @@ impl Game {
         match self {
             Game::Apocalypse(p) => crate::perft::apocalypse(p, depth),
             Game::Gladiator(p) => crate::perft::gladiator(p, depth),
+            Game::Pagan(p) => crate::perft::pagan(p, depth),
         }
     }
 
@@ -310,6 +350,7 @@ impl Game {
                 let count = match &child {
                     Game::Apocalypse(p) => crate::perft::apocalypse_until(p, depth - 1, stop)?,
                     Game::Gladiator(p) => crate::perft::gladiator_until(p, depth - 1, stop)?,
+                    Game::Pagan(p) => crate::perft::pagan_until(p, depth - 1, stop)?,
                 };
                 Some((t.to_string(), count))
             })
@@ -321,6 +362,7 @@ impl Game {
         let c = match self {
             Game::Apocalypse(p) => p.piece_at(sq)?,
             Game::Gladiator(p) => p.piece_at(sq)?,
+            Game::Pagan(p) => p.piece_at(sq)?,
         };
         Some(if c.is_ascii_uppercase() {
             Side::White
@@ -334,6 +376,7 @@ impl Game {
         match self {
             Game::Apocalypse(p) => p.diagram(),
             Game::Gladiator(p) => p.diagram(),
+            Game::Pagan(p) => p.diagram(),
         }
     }
 
@@ -345,7 +388,7 @@ impl Game {
                 p.penalties(Side::White),
                 p.penalties(Side::Black)
             )],
-            Game::Gladiator(_) => Vec::new(),
+            Game::Gladiator(_) | Game::Pagan(_) => Vec::new(),
         }
     }
 }
@@ -408,4 +451,10 @@ pub fn board_text(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -
         }
     }
     out
+}
+
+/// The Pagan frame, built once.
+fn pagan_geometry() -> &'static Geometry {
+    static FRAME: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
+    FRAME.get_or_init(pagan::geometry)
 }

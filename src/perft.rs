@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 use crate::variants::gladiator::Position as GladiatorPosition;
+use crate::variants::pagan::Position as PaganPosition;
 
 /// Counts the sequences of `depth` joint turns from an Apocalypse position.
 pub fn apocalypse(pos: &Position, depth: u32) -> u64 {
@@ -71,6 +72,32 @@ pub fn gladiator_until(pos: &GladiatorPosition, depth: u32, stop: &AtomicBool) -
     let mut total = 0;
     for turn in pos.turns() {
         total += gladiator_until(&pos.play(turn), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// Counts the sequences of `depth` moves from a Pagan position.
+pub fn pagan(pos: &PaganPosition, depth: u32) -> u64 {
+    pagan_until(pos, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`pagan`] that gives up (`None`) soon after `stop` is set.
+pub fn pagan_until(pos: &PaganPosition, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    // A finished game has no moves: legal_moves is empty after mate, stalemate or bare kings.
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for mv in moves {
+        total += pagan_until(&pos.play(mv), depth - 1, stop)?;
     }
     Some(total)
 }

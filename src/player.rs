@@ -58,6 +58,7 @@ pub fn choose(
     match game {
         Game::Apocalypse(p) => choose_sealed(p, side, allowed, rng),
         Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop),
+        Game::Pagan(p) => choose_alternating(p, allowed, limits, stop),
     }
 }
 

@@ -16,15 +16,18 @@ pub enum Variant {
     Gladiator,
     /// Brawl Chess, Gladiator without the arena (`rules.md` §2).
     Brawl,
+    /// Pagan Chess: game board, bridge and dead board (`rules.md` §3).
+    Pagan,
 }
 
 impl Variant {
     /// Every variant, in the order they are listed to GUIs; the first is the default.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 5] = [
         Variant::Apocalypse,
         Variant::ApocalypseClassic,
         Variant::Gladiator,
         Variant::Brawl,
+        Variant::Pagan,
     ];
 
     /// The default variant of a fresh engine.
@@ -37,6 +40,7 @@ impl Variant {
             Variant::ApocalypseClassic => "apocalypse-classic",
             Variant::Gladiator => "gladiator",
             Variant::Brawl => "brawl",
+            Variant::Pagan => "pagan",
         }
     }
 
@@ -49,7 +53,7 @@ impl Variant {
     pub const fn is_sealed(self) -> bool {
         match self {
             Variant::Apocalypse | Variant::ApocalypseClassic => true,
-            Variant::Gladiator | Variant::Brawl => false,
+            Variant::Gladiator | Variant::Brawl | Variant::Pagan => false,
         }
     }
 }
@@ -64,6 +68,9 @@ impl Variant {
                 "PN....................pn...................."
             }
             Variant::Gladiator | Variant::Brawl => "PNBRQ................Kpnbrq................k",
+            // Pawn P; Alchemist on the Elephant (alfil) slot E; Wazir W; Pagan on the
+            // Grasshopper slot (G), drawn with its own letter; King K.
+            Variant::Pagan => "P.....A..W.....G.....Kp.....a..w.....g.....k",
         }
     }
 
@@ -82,6 +89,9 @@ impl Variant {
                 ('Q', "mQ"),
                 ('K', "mK"),
             ],
+            // The Pagan (withdrawal, the bridge) and the pawns (sideways, promotion squares)
+            // need `highlight`; the others Betza can state.
+            Variant::Pagan => &[('K', "K"), ('W', "W2"), ('A', "FA")],
         }
     }
 }

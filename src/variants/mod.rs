@@ -3,3 +3,5 @@
 pub mod apocalypse;
 pub mod gladiator;
 pub mod gladiator_play;
+pub mod pagan;
+pub mod pagan_play;

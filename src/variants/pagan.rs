@@ -1,0 +1,761 @@
+//! Pagan Chess: `rules.md` §3 (see `protocol-docs/variants/pagan.md`).
+//!
+//! One 7x11 frame holds the three parts: ranks 7–11 the game board, ranks 5–6 the bridge
+//! (holes), ranks 1–4 on files b–f the dead board. Index `(rank - 1) * 7 + file`. The bridge is
+//! in the step tables: [`STEP`] never crosses it, [`PAGAN_STEP`] crosses it with zero width on
+//! files b–f, so move generation needs no special case for it.
+
+use crate::geometry::{Geometry, Square};
+use crate::notation::{Leg, WireMove};
+use crate::variant::Side;
+
+/// Number of frame squares.
+pub const SQUARES: usize = 77;
+/// The start position.
+pub const START_FEN: &str = "kp4P/ap4W/gp3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+
+/// The frame with its holes (bridge ranks 5–6; files a and g of ranks 1–4).
+pub fn geometry() -> Geometry {
+    let mut holes = Vec::new();
+    for file in 0..7u8 {
+        holes.push(Square::new(file, 5));
+        holes.push(Square::new(file, 6));
+    }
+    for rank in 1..=4u16 {
+        holes.push(Square::new(0, rank));
+        holes.push(Square::new(6, rank));
+    }
+    Geometry::new(7, 11).with_holes(&holes)
+}
+
+/// A kind of piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// King: one step any direction; royal only on the dead board.
+    King,
+    /// Wazir: 1 or 2 squares orthogonally, the middle one empty.
+    Wazir,
+    /// Alchemist: a diagonal step, or a 2-square diagonal leap over anything.
+    Alchemist,
+    /// Pagan: 1 or 2 squares in any direction; captures only by withdrawal; crosses the bridge.
+    Pagan,
+    /// Pawn: steps toward the enemy's home file; captures sideways (a rank up or down).
+    Pawn,
+}
+
+const KINDS: [(Kind, char); 5] = [
+    (Kind::King, 'k'),
+    (Kind::Wazir, 'w'),
+    (Kind::Alchemist, 'a'),
+    (Kind::Pagan, 'g'),
+    (Kind::Pawn, 'p'),
+];
+
+/// A piece: its kind and owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// The kind.
+    pub kind: Kind,
+    /// The owner.
+    pub side: Side,
+}
+
+impl Piece {
+    fn letter(self) -> char {
+        let c = KINDS
+            .iter()
+            .find(|(k, _)| *k == self.kind)
+            .expect("every kind has a letter")
+            .1;
+        if self.side == Side::White {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    }
+}
+
+/// The eight directions; `DIRS[d]` and `DIRS[7 - d]` are opposite.
+const DIRS: [(i8, i8); 8] = [
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (1, 0),
+    (-1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+const ORTHOGONAL: [usize; 4] = [1, 3, 4, 6];
+const DIAGONAL: [usize; 4] = [0, 2, 5, 7];
+
+const fn exists(file: i8, rank: i8) -> bool {
+    file >= 0
+        && file < 7
+        && rank >= 1
+        && rank <= 11
+        && rank != 5
+        && rank != 6
+        && !(rank <= 4 && (file == 0 || file == 6))
+}
+
+const fn index(file: i8, rank: i8) -> u8 {
+    ((rank - 1) * 7 + file) as u8
+}
+
+const NO: u8 = u8::MAX;
+
+/// One step from a square in a direction for every piece but the Pagan (`NO` when the step
+/// leaves the board or enters a hole).
+const fn step_table(pagan: bool) -> [[u8; 8]; SQUARES] {
+    let mut table = [[NO; 8]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 7) as i8, (sq / 7) as i8 + 1);
+        let mut d = 0;
+        while d < 8 {
+            let (nf, nr) = (f + DIRS[d].0, r + DIRS[d].1);
+            if exists(f, r) {
+                if exists(nf, nr) {
+                    table[sq][d] = index(nf, nr);
+                } else if pagan && f >= 1 && f <= 5 && nf >= 1 && nf <= 5 {
+                    // The bridge has zero width for the Pagan: rank 7 and rank 4 touch.
+                    if r == 7 && DIRS[d].1 == -1 {
+                        table[sq][d] = index(nf, 4);
+                    } else if r == 4 && DIRS[d].1 == 1 {
+                        table[sq][d] = index(nf, 7);
+                    }
+                }
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// Steps of every piece but the Pagan.
+pub const STEP: [[u8; 8]; SQUARES] = step_table(false);
+/// Steps of the Pagan, across the bridge.
+pub const PAGAN_STEP: [[u8; 8]; SQUARES] = step_table(true);
+
+/// Whether a frame square is on the dead board.
+pub const fn is_dead(sq: u8) -> bool {
+    sq < 28
+}
+
+/// The dead-board squares in the order a side's captured pieces fill them.
+const fn reincarnation_order(side: Side) -> [u8; 20] {
+    // White: f4 f3 e4 e3 d4 d3 c4 c3 b4 b3, then f2 f1 e2 e1 … b2 b1; Black mirrored (b first).
+    let mut out = [0u8; 20];
+    let mut i = 0;
+    let mut half = 0;
+    while half < 2 {
+        let mut col = 0;
+        while col < 5 {
+            let file = match side {
+                Side::White => 5 - col,
+                Side::Black => 1 + col,
+            };
+            let top = 4 - 2 * half;
+            out[i] = index(file as i8, top as i8);
+            out[i + 1] = index(file as i8, (top - 1) as i8);
+            i += 2;
+            col += 1;
+        }
+        half += 1;
+    }
+    out
+}
+
+const ORDER: [[u8; 20]; 2] = [
+    reincarnation_order(Side::White),
+    reincarnation_order(Side::Black),
+];
+
+/// Squares where a side's pawn must promote: the enemy's original K/A/G/W squares.
+const fn promotion_square(side: Side, sq: u8) -> bool {
+    let (f, r) = (sq % 7, sq / 7 + 1);
+    match side {
+        Side::White => f == 0 && r >= 8 && r <= 11,
+        Side::Black => f == 6 && r >= 7 && r <= 10,
+    }
+}
+
+/// A move: from, to, and a promotion kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Where the piece starts.
+    pub from: u8,
+    /// Where it lands.
+    pub to: u8,
+    /// The piece a pawn becomes.
+    pub promotion: Option<Kind>,
+}
+
+impl Move {
+    /// The move as written on the wire.
+    pub fn to_wire(self) -> WireMove {
+        let g = geometry();
+        let promotion = self
+            .promotion
+            .map(|k| KINDS.iter().find(|(x, _)| *x == k).expect("a kind").1);
+        WireMove::Legs {
+            legs: vec![Leg {
+                from: g.square(usize::from(self.from)),
+                to: g.square(usize::from(self.to)),
+            }],
+            promotion,
+        }
+    }
+}
+
+/// How a position has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The given side has won.
+    Win(Side, &'static str),
+    /// Drawn.
+    Draw(&'static str),
+}
+
+/// Why a FEN or a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// A Pagan Chess position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: [Option<Piece>; SQUARES],
+    to_move: Side,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl Position {
+    /// The start position.
+    pub fn start() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The piece on a frame index (`None` for an index off the frame).
+    pub fn at(&self, sq: u8) -> Option<Piece> {
+        self.board.get(usize::from(sq)).copied().flatten()
+    }
+
+    /// The piece on a square, as its FEN letter.
+    pub fn piece_at(&self, sq: Square) -> Option<char> {
+        let g = geometry();
+        let i = g.index(sq)?;
+        self.board[i].map(Piece::letter)
+    }
+
+    /// Parses a frame FEN (11 ranks of 7, `*` exactly on the holes, one king a side).
+    ///
+    /// # Errors
+    /// A [`Refusal`] naming the fault.
+    pub fn from_fen(fen: &str) -> Result<Position, Refusal> {
+        let err = |m: String| Err(Refusal(m));
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() || fields.len() > 6 {
+            return err(format!("expected 1 to 6 fields, got {}", fields.len()));
+        }
+        let mut pos = Position {
+            board: [None; SQUARES],
+            to_move: Side::White,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 11 {
+            return err(format!("the frame needs 11 ranks, got {}", rows.len()));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = 11 - i as i8;
+            let mut file = 0i8;
+            for c in row.chars() {
+                if file >= 7 {
+                    return err(format!("rank {rank} has more than 7 squares"));
+                }
+                if let Some(d) = c.to_digit(10).filter(|&d| d > 0) {
+                    for _ in 0..d {
+                        if file >= 7 || !exists(file, rank) {
+                            return err(format!(
+                                "rank {rank}: a count covers a hole or runs off the frame"
+                            ));
+                        }
+                        file += 1;
+                    }
+                    continue;
+                }
+                if c == '*' {
+                    if exists(file, rank) {
+                        return err(format!("rank {rank}: '*' on a square that exists"));
+                    }
+                    file += 1;
+                    continue;
+                }
+                if !exists(file, rank) {
+                    return err(format!("rank {rank}: a piece on a hole"));
+                }
+                let Some(&(kind, _)) = KINDS.iter().find(|(_, l)| *l == c.to_ascii_lowercase())
+                else {
+                    return err(format!(
+                        "'{c}' is not a Pagan Chess piece (K W A G P, k w a g p)"
+                    ));
+                };
+                let side = if c.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                pos.board[usize::from(index(file, rank))] = Some(Piece { kind, side });
+                file += 1;
+            }
+            if file != 7 {
+                return err(format!("rank {rank} has {file} squares, not 7"));
+            }
+        }
+        for side in [Side::White, Side::Black] {
+            let kings = pos
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.side == side && p.kind == Kind::King)
+                .count();
+            if kings != 1 {
+                return err(format!(
+                    "{} needs exactly one king, has {kings}",
+                    side.word()
+                ));
+            }
+            let pieces = pos
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.side == side)
+                .count();
+            if pieces > 20 {
+                return err(format!(
+                    "{} has more pieces than the dead board can hold",
+                    side.word()
+                ));
+            }
+        }
+        match fields.get(1) {
+            None | Some(&"w") => {}
+            Some(&"b") => pos.to_move = Side::Black,
+            Some(other) => return err(format!("the side to move is 'w' or 'b', got '{other}'")),
+        }
+        for (i, name) in [(2, "castling"), (3, "en passant")] {
+            if let Some(&f) = fields.get(i)
+                && f != "-"
+            {
+                return err(format!("the {name} field must be '-', got '{f}'"));
+            }
+        }
+        if let Some(&f) = fields.get(4) {
+            pos.halfmove = f
+                .parse()
+                .map_err(|_| Refusal(format!("bad halfmove clock '{f}'")))?;
+        }
+        if let Some(&f) = fields.get(5) {
+            pos.fullmove = match f.parse() {
+                Ok(n) if n >= 1 => n,
+                _ => return err(format!("bad move number '{f}'")),
+            };
+        }
+        Ok(pos)
+    }
+
+    /// The FEN, six fields.
+    pub fn fen(&self) -> String {
+        format!(
+            "{} {} - - {} {}",
+            crate::game::board_text(&geometry(), |sq| self.piece_at(sq)),
+            self.to_move.letter(),
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    fn empty(&self, sq: u8) -> bool {
+        self.board[usize::from(sq)].is_none()
+    }
+
+    /// Appends the pseudo-legal moves of the piece on `from` (royalty not yet checked).
+    fn piece_moves(&self, from: u8, out: &mut Vec<Move>) {
+        let Some(piece) = self.at(from) else { return };
+        let me = piece.side;
+        // A landing square: empty, or an enemy that may be taken by landing there.
+        let can_land = |to: u8| match self.at(to) {
+            None => true,
+            Some(v) => {
+                v.side != me && !(v.kind == Kind::King && (piece.kind == Kind::King || is_dead(to)))
+            }
+        };
+        let mut push = |to: u8| {
+            if piece.kind == Kind::Pawn && promotion_square(me, to) && !is_dead(from) {
+                for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan] {
+                    out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(kind),
+                    });
+                }
+            } else {
+                out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                });
+            }
+        };
+        match piece.kind {
+            Kind::King => {
+                for &to in &STEP[usize::from(from)] {
+                    if to != NO && can_land(to) {
+                        push(to);
+                    }
+                }
+            }
+            Kind::Wazir => {
+                for d in ORTHOGONAL {
+                    let one = STEP[usize::from(from)][d];
+                    if one == NO {
+                        continue;
+                    }
+                    if can_land(one) {
+                        push(one);
+                    }
+                    let two = STEP[usize::from(one)][d];
+                    if self.empty(one) && two != NO && can_land(two) {
+                        push(two);
+                    }
+                }
+            }
+            Kind::Alchemist => {
+                for d in DIAGONAL {
+                    let one = STEP[usize::from(from)][d];
+                    if one != NO && can_land(one) {
+                        push(one);
+                    }
+                    // The leap passes over anything, holes included.
+                    let (f, r) = (
+                        (from % 7) as i8 + 2 * DIRS[d].0,
+                        (from / 7) as i8 + 1 + 2 * DIRS[d].1,
+                    );
+                    if exists(f, r) && can_land(index(f, r)) {
+                        push(index(f, r));
+                    }
+                }
+            }
+            Kind::Pagan => {
+                // It never captures by landing: only empty squares.
+                for (d, &one) in PAGAN_STEP[usize::from(from)].iter().enumerate() {
+                    if one == NO || !self.empty(one) {
+                        continue;
+                    }
+                    push(one);
+                    let two = PAGAN_STEP[usize::from(one)][d];
+                    if two != NO && self.empty(two) {
+                        push(two);
+                    }
+                }
+            }
+            Kind::Pawn => {
+                let forward = if me == Side::White { 4 } else { 3 };
+                let to = STEP[usize::from(from)][forward];
+                if to != NO && self.empty(to) {
+                    push(to);
+                }
+                for d in [1, 6] {
+                    let to = STEP[usize::from(from)][d];
+                    if to != NO && self.at(to).is_some_and(|v| v.side != me) && can_land(to) {
+                        push(to);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The square a withdrawing Pagan captures on, if the move withdraws from an enemy.
+    fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
+        let piece = self.at(mv.from)?;
+        if piece.kind != Kind::Pagan {
+            return None;
+        }
+        // The direction of the move: its first step.
+        let d = (0..8).find(|&d| {
+            let one = PAGAN_STEP[usize::from(mv.from)][d];
+            one == mv.to || (one != NO && PAGAN_STEP[usize::from(one)][d] == mv.to)
+        })?;
+        let behind = PAGAN_STEP[usize::from(mv.from)][7 - d];
+        match self.at(behind) {
+            Some(v) if v.side != piece.side && !(v.kind == Kind::King && is_dead(behind)) => {
+                Some(behind)
+            }
+            _ => None,
+        }
+    }
+
+    /// Plays a pseudo-legal move: the mover lands (promoting), then its victim, if any,
+    /// reincarnates (from the game board) or leaves the game (from the dead board).
+    pub fn play(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        let mut piece = next.board[usize::from(mv.from)]
+            .take()
+            .expect("a piece to move");
+        let victim_sq = match self.at(mv.to) {
+            Some(_) => Some(mv.to),
+            None => self.withdrawal_victim(mv),
+        };
+        let victim = victim_sq.and_then(|sq| next.board[usize::from(sq)].take());
+        if let Some(kind) = mv.promotion {
+            piece.kind = kind;
+        }
+        next.board[usize::from(mv.to)] = Some(piece);
+        if let (Some(v), Some(sq)) = (victim, victim_sq)
+            && !is_dead(sq)
+        {
+            let order = &ORDER[v.side.index()];
+            if let Some(&free) = order
+                .iter()
+                .find(|&&q| next.board[usize::from(q)].is_none())
+            {
+                next.board[usize::from(free)] = Some(v);
+            }
+        }
+        next.halfmove = if victim.is_some() || piece.kind == Kind::Pawn || mv.promotion.is_some() {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if self.to_move == Side::Black {
+            next.fullmove += 1;
+        }
+        next.to_move = self.to_move.opponent();
+        next
+    }
+
+    /// The square of a side's king when it is on the dead board.
+    fn dead_king(&self, side: Side) -> Option<u8> {
+        (0..28u8).find(|&sq| {
+            self.at(sq)
+                == Some(Piece {
+                    kind: Kind::King,
+                    side,
+                })
+        })
+    }
+
+    /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
+    pub fn attacked(&self, target: u8, side: Side) -> bool {
+        let them = side.opponent();
+        let enemy =
+            |sq: u8, kind: Kind| sq != NO && self.at(sq) == Some(Piece { kind, side: them });
+        let t = usize::from(target);
+        for d in 0..8 {
+            let one = STEP[t][d];
+            if enemy(one, Kind::King) {
+                return true;
+            }
+            if DIAGONAL.contains(&d) && enemy(one, Kind::Alchemist) {
+                return true;
+            }
+            if ORTHOGONAL.contains(&d) {
+                if enemy(one, Kind::Wazir) {
+                    return true;
+                }
+                if one != NO && self.empty(one) && enemy(STEP[usize::from(one)][d], Kind::Wazir) {
+                    return true;
+                }
+            }
+            // A Pagan adjacent (across the bridge too) that can withdraw: the square one step
+            // directly away from the target exists and is empty.
+            let pagan_sq = PAGAN_STEP[t][d];
+            if enemy(pagan_sq, Kind::Pagan) {
+                let away = PAGAN_STEP[usize::from(pagan_sq)][d];
+                if away != NO && self.empty(away) {
+                    return true;
+                }
+            }
+        }
+        for d in DIAGONAL {
+            let (f, r) = (
+                (target % 7) as i8 + 2 * DIRS[d].0,
+                (target / 7) as i8 + 1 + 2 * DIRS[d].1,
+            );
+            if exists(f, r) && enemy(index(f, r), Kind::Alchemist) {
+                return true;
+            }
+        }
+        // Pawns capture sideways: a pawn one rank up or down on the same file.
+        [1, 6].iter().any(|&d| enemy(STEP[t][d], Kind::Pawn))
+    }
+
+    /// Whether the side to move's king stands on the dead board under attack.
+    pub fn in_check(&self) -> bool {
+        self.dead_king(self.to_move)
+            .is_some_and(|k| self.attacked(k, self.to_move))
+    }
+
+    /// Every legal move of the side to move.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.bare_kings() {
+            return;
+        }
+        let me = self.to_move;
+        let mut pseudo = Vec::with_capacity(48);
+        for sq in 0..SQUARES as u8 {
+            if self.at(sq).is_some_and(|p| p.side == me) {
+                self.piece_moves(sq, &mut pseudo);
+            }
+        }
+        for mv in pseudo {
+            let next = self.play(mv);
+            let exposed = next.dead_king(me).is_some_and(|k| next.attacked(k, me));
+            if !exposed {
+                out.push(mv);
+            }
+        }
+    }
+
+    fn bare_kings(&self) -> bool {
+        self.board.iter().flatten().all(|p| p.kind == Kind::King)
+    }
+
+    /// The end of the game, if it has ended.
+    pub fn end(&self) -> Option<End> {
+        if self.bare_kings() {
+            return Some(End::Draw("both kings are bare"));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if !moves.is_empty() {
+            return None;
+        }
+        Some(if self.in_check() {
+            match self.to_move {
+                Side::White => End::Win(Side::Black, "Black mates on the dead board"),
+                Side::Black => End::Win(Side::White, "White mates on the dead board"),
+            }
+        } else {
+            End::Draw("stalemate")
+        })
+    }
+
+    /// Reads a written move and checks it.
+    ///
+    /// # Errors
+    /// A [`Refusal`] saying what is wrong.
+    pub fn parse_move(&self, mv: &WireMove) -> Result<Move, Refusal> {
+        let refuse = |m: String| Err(Refusal(m));
+        let WireMove::Legs { legs, promotion } = mv else {
+            return refuse("a pass is never a move here".into());
+        };
+        let [leg] = legs.as_slice() else {
+            return refuse("a move has one leg".into());
+        };
+        let g = geometry();
+        let (Some(from), Some(to)) = (g.index(leg.from), g.index(leg.to)) else {
+            return refuse(format!("{leg} leaves the frame"));
+        };
+        let promotion = match promotion {
+            None => None,
+            Some(c) => match KINDS.iter().find(|(_, l)| l == c) {
+                Some((k @ (Kind::Wazir | Kind::Alchemist | Kind::Pagan), _)) => Some(*k),
+                _ => return refuse(format!("a pawn promotes to w, a or g, not '{c}'")),
+            },
+        };
+        let candidate = Move {
+            from: from as u8,
+            to: to as u8,
+            promotion,
+        };
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        if legal.contains(&candidate) {
+            return Ok(candidate);
+        }
+        if legal
+            .iter()
+            .any(|m| m.from == candidate.from && m.to == candidate.to)
+        {
+            return refuse(if promotion.is_some() {
+                "that promotion is not allowed here".into()
+            } else {
+                "the pawn must promote: add w, a or g".into()
+            });
+        }
+        let mut pseudo = Vec::new();
+        self.piece_moves(candidate.from, &mut pseudo);
+        if self
+            .at(candidate.from)
+            .is_some_and(|p| p.side == self.to_move)
+            && pseudo
+                .iter()
+                .any(|m| m.from == candidate.from && m.to == candidate.to)
+        {
+            return refuse("it leaves the king on the dead board attacked".into());
+        }
+        refuse(match self.at(candidate.from) {
+            None => "no piece on the from-square".into(),
+            Some(p) if p.side != self.to_move => "that piece is not the mover's".into(),
+            Some(_) => "the piece cannot move there".into(),
+        })
+    }
+
+    /// A text diagram of the frame (holes blank).
+    pub fn diagram(&self) -> String {
+        crate::game::diagram(&geometry(), |sq| self.piece_at(sq))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bridge_tables_cross_only_for_the_pagan() {
+        let c7 = index(2, 7);
+        assert_eq!(STEP[usize::from(c7)][6], NO);
+        assert_eq!(PAGAN_STEP[usize::from(c7)][6], index(2, 4));
+        assert_eq!(
+            PAGAN_STEP[usize::from(index(0, 7))][5],
+            NO,
+            "a7 crosses to nothing"
+        );
+        assert_eq!(
+            PAGAN_STEP[usize::from(index(1, 7))][7],
+            NO,
+            "b7 to a4 is a hole"
+        );
+    }
+
+    #[test]
+    fn reincarnation_orders_follow_the_ruling() {
+        let names: Vec<String> = ORDER[0]
+            .iter()
+            .map(|&s| geometry().square(usize::from(s)).to_string())
+            .collect();
+        assert_eq!(names[..4], ["f4", "f3", "e4", "e3"]);
+        assert_eq!(names[10..12], ["f2", "f1"]);
+        let names: Vec<String> = ORDER[1]
+            .iter()
+            .map(|&s| geometry().square(usize::from(s)).to_string())
+            .collect();
+        assert_eq!(names[..4], ["b4", "b3", "c4", "c3"]);
+    }
+
+    #[test]
+    fn start_round_trips() {
+        assert_eq!(Position::start().fen(), START_FEN);
+    }
+}
