@@ -36,14 +36,19 @@ impl fmt::Display for Square {
     }
 }
 
-/// Parses a square: one letter `a`..`z`, then decimal digits (a rank too large for `u16`
-/// saturates, which keeps it off every board).
+/// Parses a square: one letter `a`..`z`, then decimal digits. A rank too large for `u16`, or
+/// written with a leading zero (`a02` names no square), becomes `u16::MAX`, which keeps it off
+/// every board.
 pub fn square(input: &str) -> IResult<&str, Square> {
     map(
         (satisfy(|c| c.is_ascii_lowercase()), digit1),
         |(file, digits): (char, &str)| Square {
             file: file as u8 - b'a',
-            rank: digits.parse::<u16>().unwrap_or(u16::MAX),
+            rank: if digits.len() > 1 && digits.starts_with('0') {
+                u16::MAX
+            } else {
+                digits.parse::<u16>().unwrap_or(u16::MAX)
+            },
         },
     )
     .parse(input)
@@ -137,6 +142,8 @@ mod tests {
         assert!(square("A1").is_err());
         assert!(square("a").is_err());
         assert_eq!(square("a99999999").unwrap().1.rank, u16::MAX);
+        assert_eq!(square("a02").unwrap().1.rank, u16::MAX);
+        assert_eq!(square("a0").unwrap().1.rank, 0);
     }
 
     #[test]
