@@ -37,6 +37,14 @@ impl fmt::Display for Leg {
 pub enum WireMove {
     /// The null move `0000`.
     Pass,
+    /// A drop from a player's hand, `N@h3` (XBoard's notation; Quill reads it only as the
+    /// opponent's ply of XBoard's turn encoding, see `protocol-docs/cecp.md`).
+    Drop {
+        /// The piece letter as written.
+        piece: char,
+        /// Where it is dropped.
+        to: Square,
+    },
     /// A move of one or more legs.
     Legs {
         /// The legs, in the order they happen (never empty).
@@ -60,6 +68,7 @@ impl fmt::Display for WireMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WireMove::Pass => f.write_str("0000"),
+            WireMove::Drop { piece, to } => write!(f, "{piece}@{to}"),
             WireMove::Legs { legs, promotion } => {
                 for (i, leg) in legs.iter().enumerate() {
                     if i > 0 {
@@ -99,10 +108,15 @@ fn leg(input: &str) -> IResult<&str, Leg> {
     map((square, square), |(from, to)| Leg { from, to }).parse(input)
 }
 
-/// Parses a move (without requiring the end of input after it).
+/// Parses a move (without requiring the end of input after it). `@@@@`, XBoard's null move, is
+/// read as the pass.
 pub fn wire_move(input: &str) -> IResult<&str, WireMove> {
     alt((
-        value(WireMove::Pass, tag("0000")),
+        value(WireMove::Pass, alt((tag("0000"), tag("@@@@")))),
+        map(
+            (satisfy(|c| c.is_ascii_alphabetic()), char('@'), square),
+            |(piece, _, to)| WireMove::Drop { piece, to },
+        ),
         map(
             (
                 separated_list1(char(','), leg),
@@ -165,6 +179,11 @@ mod tests {
             assert_eq!(parse_turn(text).unwrap().to_string(), text);
         }
         assert!(matches!(parse_turn("a2a3|e4e3"), Some(Turn::Joint(_, _))));
+    }
+
+    #[test]
+    fn xboard_null_is_the_pass() {
+        assert_eq!(parse_move("@@@@"), Some(WireMove::Pass));
     }
 
     #[test]

@@ -74,7 +74,7 @@ impl Searcher<'_> {
         if self.aborted {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 63 == 0 {
             let late = self
                 .limits
                 .time

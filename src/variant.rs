@@ -74,21 +74,36 @@ impl Variant {
         }
     }
 
+    /// The holdings size and parent variant XBoard's `setup` names after the board size
+    /// (`0_fairy`). Gladiator names `lion`, so that XBoard relays null moves as `usermove @@@@`;
+    /// Brawl names `super` with 6 holdings, so that a displaced supporter goes to its owner's
+    /// hand, whence its owner drops it (`protocol-docs/cecp.md`).
+    pub const fn xboard_parent(self) -> &'static str {
+        match self {
+            Variant::Apocalypse | Variant::ApocalypseClassic | Variant::Pagan => "0_fairy",
+            Variant::Gladiator => "0_lion",
+            Variant::Brawl => "6_super",
+        }
+    }
+
+    /// Whether XBoard is shown each turn as three plies (pawn leg, the opponent's null or drop,
+    /// supporter move), because XBoard cannot move two pieces in one move.
+    pub const fn xboard_plies(self) -> bool {
+        match self {
+            Variant::Gladiator | Variant::Brawl => true,
+            Variant::Apocalypse | Variant::ApocalypseClassic | Variant::Pagan => false,
+        }
+    }
+
     /// Moves of the pieces XBoard can describe, as (piece letter, Betza notation).
     pub const fn betza(self) -> &'static [(char, &'static str)] {
         match self {
             Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "N"), ('P', "fmWfcF")],
-            // Gladiator supporters jump to any vacant border square, and pawns borrow moves:
-            // nothing Betza can say; `highlight` answers `lift` instead.
-            Variant::Gladiator => &[],
-            // Brawl supporters make non-capturing FIDE moves.
-            Variant::Brawl => &[
-                ('N', "mN"),
-                ('B', "mB"),
-                ('R', "mR"),
-                ('Q', "mQ"),
-                ('K', "mK"),
-            ],
+            // Pawns borrow moves and Gladiator supporters jump anywhere on the border: Betza
+            // cannot say it (`highlight` answers `lift` instead). The one line keeps XBoard from
+            // taking a King's two-file jump for castling: a King with an initial-only move never
+            // castles.
+            Variant::Gladiator | Variant::Brawl => &[('K', "KiW")],
             // The Pagan (withdrawal, the bridge) and the pawns (sideways, promotion squares)
             // need `highlight`; the others Betza can state.
             Variant::Pagan => &[('K', "K"), ('W', "W2"), ('A', "FA")],

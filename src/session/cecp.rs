@@ -1,5 +1,6 @@
 //! The CECP (XBoard) dialect of the session (`protocol-docs/cecp.md`).
 
+use super::plies::{self, Plies};
 use super::worker::Job;
 use super::{Purpose, Session};
 use crate::notation::{Turn, WireMove};
@@ -38,6 +39,8 @@ pub(super) struct State {
     answered: bool,
     excluded: Vec<WireMove>,
     clock: Clock,
+    /// Where a multi-part turn shown to XBoard in plies stands.
+    plies: Plies,
 }
 
 /// What the GUI said about time: `level`, `st`, `sd`, `nps`, `time`.
@@ -92,6 +95,7 @@ impl Default for State {
             answered: false,
             excluded: Vec::new(),
             clock: Clock::default(),
+            plies: Plies::Idle,
         }
     }
 }
@@ -230,10 +234,29 @@ impl Session {
             CecpCommand::Force => self.cecp.force = true,
             CecpCommand::Go => {
                 self.cecp.force = false;
-                if let Some(side) = self.core.game().side_to_move() {
-                    self.cecp.engine_side = side;
+                match &self.cecp.plies {
+                    // Mid-turn, `go` asks for the ply XBoard is waiting for.
+                    Plies::Received {
+                        legs,
+                        p2_seen: false,
+                    } => {
+                        if let crate::game::Game::Gladiator(pos) = self.core.game() {
+                            out.push(format!("move {}", plies::p2(pos, legs)));
+                        }
+                        let legs = legs.clone();
+                        self.cecp.plies = Plies::Received {
+                            legs,
+                            p2_seen: true,
+                        };
+                    }
+                    Plies::Received { .. } | Plies::Sent { .. } => {}
+                    Plies::Idle => {
+                        if let Some(side) = self.core.game().side_to_move() {
+                            self.cecp.engine_side = side;
+                        }
+                        self.cecp_move(out);
+                    }
                 }
-                self.cecp_move(out);
             }
             CecpCommand::PlayOther => match self.core.game().side_to_move() {
                 Some(side) => {
@@ -254,13 +277,26 @@ impl Session {
                     self.cecp.answered = false;
                 }
             }
-            CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => self.cecp_turn(turn, out),
+            CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
+                if self.core.variant().xboard_plies() {
+                    self.cecp_ply(turn, out);
+                } else {
+                    self.cecp_turn(turn, out);
+                }
+            }
             CecpCommand::Reveal(w, b) => self.cecp_turn(Turn::Joint(w, b), out),
             CecpCommand::Opponent(_) => match self.reveal.take() {
                 Some(pending) => out.extend(pending.lines),
                 None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
             },
-            CecpCommand::SetBoard(fen) => match self.core.set_position(Some(&fen), &[]) {
+            // Mid-turn, XBoard relays the other side's null ply as `setboard` (see plies.rs).
+            CecpCommand::SetBoard(_) if self.cecp.plies != Plies::Idle && !self.cecp.force => {
+                self.cecp_ply(Turn::Single(WireMove::Pass), out);
+            }
+            CecpCommand::SetBoard(fen) => match self
+                .core
+                .set_position(Some(&xboard_fen(self.core.variant(), &fen)), &[])
+            {
                 Ok(()) => self.reset_turn_state(),
                 Err(e) => Self::cecp_error(
                     out,
@@ -368,6 +404,66 @@ impl Session {
     fn reset_turn_state(&mut self) {
         self.cecp.answered = false;
         self.cecp.excluded.clear();
+        self.cecp.plies = Plies::Idle;
+    }
+
+    /// One XBoard ply of a multi-part turn (see plies.rs).
+    fn cecp_ply(&mut self, turn: Turn, out: &mut Vec<String>) {
+        let Turn::Single(mv) = &turn else {
+            return out.push(format!(
+                "Illegal move (a joint turn in an alternating game): {turn}"
+            ));
+        };
+        let crate::game::Game::Gladiator(pos) = self.core.game() else {
+            return self.cecp_turn(turn, out);
+        };
+        match std::mem::take(&mut self.cecp.plies) {
+            Plies::Idle => match plies::decode_p1(pos, mv) {
+                Ok(legs) => {
+                    if !self.cecp.force {
+                        out.push(format!("move {}", plies::p2(pos, &legs)));
+                    }
+                    self.cecp.plies = Plies::Received {
+                        legs,
+                        p2_seen: !self.cecp.force,
+                    };
+                }
+                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
+            },
+            Plies::Received {
+                legs,
+                p2_seen: false,
+            } => {
+                // In force mode the GUI relays the opponent's P2 as well.
+                self.cecp.plies = Plies::Received {
+                    legs,
+                    p2_seen: true,
+                };
+            }
+            Plies::Received {
+                legs,
+                p2_seen: true,
+            } => match plies::whole(legs, mv) {
+                Ok(whole) => self.cecp_turn(Turn::Single(whole), out),
+                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
+            },
+            Plies::Sent { turn, p3 } => {
+                out.push(format!("move {p3}"));
+                self.finish_own_turn(&turn, out);
+            }
+        }
+    }
+
+    /// Plays the engine's own whole turn once XBoard has been shown all of it.
+    fn finish_own_turn(&mut self, turn: &WireMove, out: &mut Vec<String>) {
+        match self.core.play(&Turn::Single(turn.clone())) {
+            Ok(_) => {
+                if let Some(outcome) = self.core.game().outcome() {
+                    out.push(outcome.to_string());
+                }
+            }
+            Err(e) => log::error!("the engine chose a turn its own rules refuse: {e}"),
+        }
     }
 
     fn cecp_turn(&mut self, turn: Turn, out: &mut Vec<String>) {
@@ -458,17 +554,24 @@ impl Session {
             },
             |digest| format!("commit {digest}"),
         );
+        if alternating && self.core.variant().xboard_plies() {
+            // XBoard is shown the turn in plies: P1 now, P3 once the opponent's P2 arrives.
+            if let crate::game::Game::Gladiator(pos) = self.core.game()
+                && let Ok(turn) = pos.parse_turn(&choice.mv)
+            {
+                let (p1, p3) = plies::encode(turn);
+                out.push(format!("move {p1}"));
+                self.cecp.plies = Plies::Sent {
+                    turn: choice.mv,
+                    p3,
+                };
+            }
+            return;
+        }
         out.extend(lines);
         if alternating {
             // The engine's own move is part of the game at once.
-            match self.core.play(&Turn::Single(choice.mv.clone())) {
-                Ok(_) => {
-                    if let Some(outcome) = self.core.game().outcome() {
-                        out.push(outcome.to_string());
-                    }
-                }
-                Err(e) => log::error!("the engine chose a move its own rules refuse: {e}"),
-            }
+            self.finish_own_turn(&choice.mv, out);
         }
     }
 
@@ -508,6 +611,24 @@ impl Session {
     }
 }
 
+/// XBoard's FEN for a variant shown in plies carries holdings (`[…]`) and a castling field of
+/// its own making (`Ee`); neither means anything in these games, so both are dropped.
+fn xboard_fen(variant: Variant, fen: &str) -> String {
+    if !variant.xboard_plies() {
+        return fen.to_string();
+    }
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(board) = fields.first_mut()
+        && let Some(i) = board.find('[')
+    {
+        board.truncate(i);
+    }
+    if let Some(castling) = fields.get_mut(2) {
+        *castling = "-".to_string();
+    }
+    fields.join(" ")
+}
+
 /// The answer to `variant`: the board for XBoard, and the pieces Betza can describe.
 fn setup_lines(variant: Variant) -> Vec<String> {
     let game = crate::game::Game::start(variant);
@@ -515,10 +636,11 @@ fn setup_lines(variant: Variant) -> Vec<String> {
     let fen = game.fen();
     let six: Vec<&str> = fen.split_whitespace().take(6).collect();
     let mut lines = vec![format!(
-        "setup ({}) {}x{}+0_fairy {}",
+        "setup ({}) {}x{}+{} {}",
         variant.piece_to_char(),
         g.files(),
         g.ranks(),
+        variant.xboard_parent(),
         six.join(" ")
     )];
     lines.extend(

@@ -6,6 +6,7 @@
 
 mod cecp;
 mod core;
+mod plies;
 mod uci;
 mod worker;
 

@@ -474,6 +474,7 @@ impl Position {
                     Err(Illegal::BadPass)
                 });
             }
+            WireMove::Drop { .. } => return Err(NotAMove),
             WireMove::Legs { legs, promotion } => (legs, promotion),
         };
         if legs.len() > 2 || promotion.is_some() {

@@ -579,7 +579,7 @@ impl Position {
     pub fn parse_turn(&self, mv: &WireMove) -> Result<Turn, Refusal> {
         let refuse = |m: String| Err(Refusal(m));
         let WireMove::Legs { legs, promotion } = mv else {
-            return refuse("a pass is never a turn here".into());
+            return refuse("a pass or a drop is never a turn here".into());
         };
         if promotion.is_some() {
             return refuse("pawns never promote here".into());

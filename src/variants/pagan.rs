@@ -334,18 +334,14 @@ impl Position {
                     side.word()
                 ));
             }
-            let pieces = pos
-                .board
-                .iter()
-                .flatten()
-                .filter(|p| p.side == side)
-                .count();
-            if pieces > 20 {
-                return err(format!(
-                    "{} has more pieces than the dead board can hold",
-                    side.word()
-                ));
-            }
+        }
+        // With at most twenty pieces in all the dead board's twenty squares never overflow: a
+        // victim taken on the game board leaves at most nineteen pieces to fill them.
+        let pieces = pos.board.iter().flatten().count();
+        if pieces > 20 {
+            return err(format!(
+                "{pieces} pieces: more than 20 could overflow the dead board"
+            ));
         }
         match fields.get(1) {
             None | Some(&"w") => {}
@@ -658,7 +654,7 @@ impl Position {
     pub fn parse_move(&self, mv: &WireMove) -> Result<Move, Refusal> {
         let refuse = |m: String| Err(Refusal(m));
         let WireMove::Legs { legs, promotion } = mv else {
-            return refuse("a pass is never a move here".into());
+            return refuse("a pass or a drop is never a move here".into());
         };
         let [leg] = legs.as_slice() else {
             return refuse("a move has one leg".into());

@@ -1,0 +1,159 @@
+//! XBoard's view of a multi-part turn (Gladiator, Brawl): XBoard 4.9.1 cannot move two pieces
+//! in one move, so in CECP one turn of player M is three XBoard plies (`protocol-docs/cecp.md`):
+//!
+//! | ply | who | what |
+//! |---|---|---|
+//! | P1 | M | the pawn leg (`@@@@` when there is none); a Brawl pawn that lands on an enemy supporter at X, which goes to T, is `FT,TX` (`FX` when T = F) |
+//! | P2 | the opponent | `@@@@`, or in Brawl the drop of its displaced supporter `N@T` |
+//! | P3 | M | the supporter move, or `@@@@` |
+//!
+//! A pawn leg that ends on the eighth or first rank carries the suffix `p` ("stays a pawn"), or
+//! XBoard may promote it on its own board.
+
+use crate::geometry::Square;
+use crate::notation::{Leg, WireMove};
+use crate::variants::gladiator::{Position, Turn};
+
+/// XBoard's null move.
+pub const NULL: &str = "@@@@";
+
+/// What the engine still owes or expects within a turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Plies {
+    /// Between turns.
+    #[default]
+    Idle,
+    /// The engine sent P1 of its own turn; once the opponent's P2 arrives it sends `p3`.
+    Sent {
+        /// The engine's whole turn, in Quill's notation.
+        turn: WireMove,
+        /// The third ply.
+        p3: String,
+    },
+    /// The opponent sent P1 (decoded to Quill's legs); P2 follows (the engine's answer, or in
+    /// force mode the GUI's relay), then P3.
+    Received {
+        /// The pawn leg and the placement leg, if any (empty for a null P1).
+        legs: Vec<Leg>,
+        /// Whether P2 has been made.
+        p2_seen: bool,
+    },
+}
+
+fn sq(index: u8) -> Square {
+    crate::variants::gladiator::GEOMETRY.square(usize::from(index))
+}
+
+fn edge_suffix(to: Square) -> &'static str {
+    if to.rank == 1 || to.rank == 8 {
+        "p"
+    } else {
+        ""
+    }
+}
+
+/// Splits one of the engine's turns into its P1 and P3.
+pub fn encode(turn: Turn) -> (String, String) {
+    let p1 = if turn.moves_pawn() {
+        let (from, to) = (sq(turn.pawn.0), sq(turn.pawn.1));
+        let suffix = edge_suffix(to);
+        match turn.place {
+            u8::MAX => format!("{from}{to}{suffix}"),
+            place if place == turn.pawn.0 => format!("{from}{to}{suffix}"),
+            place => {
+                let t = sq(place);
+                format!("{from}{t},{t}{to}{suffix}")
+            }
+        }
+    } else {
+        NULL.to_string()
+    };
+    let p3 = if turn.support.0 == u8::MAX {
+        NULL.to_string()
+    } else {
+        format!("{}{}", sq(turn.support.0), sq(turn.support.1))
+    };
+    (p1, p3)
+}
+
+/// Reads the opponent's P1 into Quill's legs (pawn leg, then the placement leg if any), in the
+/// position before it.
+///
+/// # Errors
+/// A message when the ply is no pawn leg of the encoding.
+pub fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, String> {
+    let legs = match mv {
+        WireMove::Pass => return Ok(Vec::new()),
+        WireMove::Drop { .. } => return Err("a drop is not the first ply of a turn".into()),
+        WireMove::Legs { legs, .. } => legs,
+    };
+    // A pawn leg (with or without XBoard's `p`), plain or with its displacement.
+    let (from, to, place) = match legs.as_slice() {
+        [leg] => (leg.from, leg.to, None),
+        // White's form arrives as sent, `F T , T X`; Black's as XBoard garbles it, `F X , T ?`.
+        [a, c] if a.to == c.from => (a.from, c.to, Some(a.to)),
+        [a, c] => (a.from, a.to, Some(c.from)),
+        _ => return Err(format!("'{mv}' is not a pawn leg")),
+    };
+    let displaces = pos
+        .piece_at(to)
+        .is_some_and(|c| !c.eq_ignore_ascii_case(&'p'));
+    let mut out = vec![Leg { from, to }];
+    if displaces {
+        out.push(Leg {
+            from: to,
+            to: place.unwrap_or(from),
+        });
+    }
+    Ok(out)
+}
+
+/// The engine's P2 answer to the opponent's P1 legs: `@@@@`, or the drop of the displaced
+/// supporter on its new square.
+pub fn p2(pos: &Position, legs: &[Leg]) -> String {
+    match legs {
+        [pawn, place] => {
+            let piece = pos
+                .piece_at(pawn.to)
+                .map_or('?', |c| c.to_ascii_uppercase());
+            format!("{piece}@{}", place.to)
+        }
+        _ => NULL.to_string(),
+    }
+}
+
+/// The whole turn in Quill's notation from the decoded P1 legs and P3.
+pub fn whole(mut legs: Vec<Leg>, p3: &WireMove) -> Result<WireMove, String> {
+    match p3 {
+        WireMove::Pass => {}
+        WireMove::Legs { legs: more, .. } if more.len() == 1 => legs.extend_from_slice(more),
+        other => return Err(format!("'{other}' is not the last ply of a turn")),
+    }
+    if legs.is_empty() {
+        return Err("a turn of two null plies moves nothing".into());
+    }
+    Ok(WireMove::Legs {
+        legs,
+        promotion: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_move;
+    use crate::variants::gladiator::Rules;
+
+    #[test]
+    fn black_garbled_form_decodes_like_white_form() {
+        let pos = Position::from_fen(Rules::Brawl, "4k3/8/8/4n3/3P4/8/8/2B1K3 w - - 0 1").unwrap();
+        let white = decode_p1(&pos, &parse_move("d4h3,h3e5").unwrap()).unwrap();
+        let black = decode_p1(&pos, &parse_move("d4e5,h3a1").unwrap()).unwrap();
+        assert_eq!(white, black);
+        assert_eq!(
+            whole(white, &WireMove::Pass).unwrap().to_string(),
+            "d4e5,e5h3"
+        );
+        assert_eq!(p2(&pos, &black), "N@h3");
+    }
+}
