@@ -418,7 +418,7 @@ impl Session {
             return self.cecp_turn(turn, out);
         };
         match std::mem::take(&mut self.cecp.plies) {
-            Plies::Idle => match plies::decode_p1(pos, mv) {
+            Plies::Idle => match plies::decode_p1(pos, mv).and_then(|legs| plies::check_p1(pos, legs)) {
                 Ok(legs) => {
                     if !self.cecp.force {
                         out.push(format!("move {}", plies::p2(pos, &legs)));

@@ -108,6 +108,23 @@ pub fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, String> {
     Ok(out)
 }
 
+/// Checks that P1 can begin a legal turn: its legs alone are one (the supporter move is
+/// optional after a pawn move), or it is null and the mover has no pawn move.
+///
+/// # Errors
+/// Why the ply cannot begin a turn.
+pub fn check_p1(pos: &Position, legs: Vec<Leg>) -> Result<Vec<Leg>, String> {
+    if legs.is_empty() {
+        return if pos.has_pawn_move() {
+            Err("a pawn move is compulsory when one exists".into())
+        } else {
+            Ok(legs)
+        };
+    }
+    let turn = WireMove::Legs { legs: legs.clone(), promotion: None };
+    pos.parse_turn(&turn).map(|_| legs).map_err(|e| e.0)
+}
+
 /// The engine's P2 answer to the opponent's P1 legs: `@@@@`, or the drop of the displaced
 /// supporter on its new square.
 pub fn p2(pos: &Position, legs: &[Leg]) -> String {
