@@ -418,18 +418,20 @@ impl Session {
             return self.cecp_turn(turn, out);
         };
         match std::mem::take(&mut self.cecp.plies) {
-            Plies::Idle => match plies::decode_p1(pos, mv).and_then(|legs| plies::check_p1(pos, legs)) {
-                Ok(legs) => {
-                    if !self.cecp.force {
-                        out.push(format!("move {}", plies::p2(pos, &legs)));
+            Plies::Idle => {
+                match plies::decode_p1(pos, mv).and_then(|legs| plies::check_p1(pos, legs)) {
+                    Ok(legs) => {
+                        if !self.cecp.force {
+                            out.push(format!("move {}", plies::p2(pos, &legs)));
+                        }
+                        self.cecp.plies = Plies::Received {
+                            legs,
+                            p2_seen: !self.cecp.force,
+                        };
                     }
-                    self.cecp.plies = Plies::Received {
-                        legs,
-                        p2_seen: !self.cecp.force,
-                    };
+                    Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
                 }
-                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
-            },
+            }
             Plies::Received {
                 legs,
                 p2_seen: false,

@@ -121,7 +121,10 @@ pub fn check_p1(pos: &Position, legs: Vec<Leg>) -> Result<Vec<Leg>, String> {
             Ok(legs)
         };
     }
-    let turn = WireMove::Legs { legs: legs.clone(), promotion: None };
+    let turn = WireMove::Legs {
+        legs: legs.clone(),
+        promotion: None,
+    };
     pos.parse_turn(&turn).map(|_| legs).map_err(|e| e.0)
 }
 
