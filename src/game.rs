@@ -393,6 +393,57 @@ impl Game {
     }
 }
 
+/// FEN fields 2 to 6, which every variant reads alike: side to move, castling and en passant
+/// (always `-` here), a halfmove-style counter and the move (or turn) number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FenTail {
+    /// The side to move.
+    pub side: Side,
+    /// Field 5.
+    pub counter: u32,
+    /// Field 6, at least 1.
+    pub number: u32,
+}
+
+/// Reads FEN fields 2 to 6 (`fields` holds all the FEN's fields, board first); missing ones
+/// default to `w - - 0 1`. A sealed game's side field must be `w`.
+///
+/// # Errors
+/// A message naming the first bad field.
+pub fn fen_tail(fields: &[&str], sealed: bool) -> Result<FenTail, String> {
+    let side = match fields.get(1) {
+        None | Some(&"w") => Side::White,
+        Some(&"b") if !sealed => Side::Black,
+        Some(other) if sealed => {
+            return Err(format!(
+                "the side field of a sealed game is 'w', got '{other}'"
+            ));
+        }
+        Some(other) => return Err(format!("the side to move is 'w' or 'b', got '{other}'")),
+    };
+    for (i, name) in [(2, "castling"), (3, "en passant")] {
+        if let Some(&f) = fields.get(i)
+            && f != "-"
+        {
+            return Err(format!("the {name} field must be '-', got '{f}'"));
+        }
+    }
+    let counter = match fields.get(4) {
+        None => 0,
+        Some(f) => f.parse().map_err(|_| format!("bad halfmove clock '{f}'"))?,
+    };
+    let number = match fields.get(5).map(|f| (f, f.parse::<u32>())) {
+        None => 1,
+        Some((_, Ok(n))) if n >= 1 => n,
+        Some((f, _)) => return Err(format!("bad move number '{f}'")),
+    };
+    Ok(FenTail {
+        side,
+        counter,
+        number,
+    })
+}
+
 /// Draws a board: ranks from the top down, each line ` R  x x x`, holes as blanks, then the
 /// file letters.
 pub fn diagram(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {

@@ -309,31 +309,9 @@ impl Position {
                 return err(format!("rank {} has {file} squares, not 5", rank + 1));
             }
         }
-        if let Some(&side) = fields.get(1)
-            && side != "w"
-        {
-            return err(format!(
-                "the side field of a sealed game is 'w', got '{side}'"
-            ));
-        }
-        for (i, name) in [(2, "castling"), (3, "en passant")] {
-            if let Some(&f) = fields.get(i)
-                && f != "-"
-            {
-                return err(format!("the {name} field must be '-', got '{f}'"));
-            }
-        }
-        if let Some(&f) = fields.get(4) {
-            pos.quiet = f
-                .parse()
-                .map_err(|_| FenError(format!("bad halfmove clock '{f}'")))?;
-        }
-        if let Some(&f) = fields.get(5) {
-            pos.turn = match f.parse() {
-                Ok(n) if n >= 1 => n,
-                _ => return err(format!("bad turn number '{f}'")),
-            };
-        }
+        let tail = crate::game::fen_tail(&fields, true).map_err(FenError)?;
+        pos.quiet = tail.counter;
+        pos.turn = tail.number;
         if let Some(&f) = fields.get(6) {
             let parsed = f.split_once('/').and_then(|(w, b)| {
                 let p = |s: &str| s.parse::<u8>().ok().filter(|&n| n <= 2 && s.len() == 1);

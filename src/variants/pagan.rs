@@ -343,29 +343,10 @@ impl Position {
                 "{pieces} pieces: more than 20 could overflow the dead board"
             ));
         }
-        match fields.get(1) {
-            None | Some(&"w") => {}
-            Some(&"b") => pos.to_move = Side::Black,
-            Some(other) => return err(format!("the side to move is 'w' or 'b', got '{other}'")),
-        }
-        for (i, name) in [(2, "castling"), (3, "en passant")] {
-            if let Some(&f) = fields.get(i)
-                && f != "-"
-            {
-                return err(format!("the {name} field must be '-', got '{f}'"));
-            }
-        }
-        if let Some(&f) = fields.get(4) {
-            pos.halfmove = f
-                .parse()
-                .map_err(|_| Refusal(format!("bad halfmove clock '{f}'")))?;
-        }
-        if let Some(&f) = fields.get(5) {
-            pos.fullmove = match f.parse() {
-                Ok(n) if n >= 1 => n,
-                _ => return err(format!("bad move number '{f}'")),
-            };
-        }
+        let tail = crate::game::fen_tail(&fields, false).map_err(Refusal)?;
+        pos.to_move = tail.side;
+        pos.halfmove = tail.counter;
+        pos.fullmove = tail.number;
         Ok(pos)
     }
 
