@@ -68,9 +68,10 @@ impl Variant {
                 "PN....................pn...................."
             }
             Variant::Gladiator | Variant::Brawl => "PNBRQ................Kpnbrq................k",
-            // Pawn P; Alchemist on the Elephant (alfil) slot E; Wazir W; Pagan on the
-            // Grasshopper slot (G), drawn with its own letter; King K.
-            Variant::Pagan => "P.....A..W.....G.....Kp.....a..w.....g.....k",
+            // Pawn P; the Pagan, a short queen, on the Queen's type; the Alchemist on the
+            // alfil-like Elephant; the Wazir on the Wazir; King K. All but the King within
+            // the first ten types, so that XBoard's holdings (for reincarnation) reach them.
+            Variant::Pagan => "P...G.A..W...........Kp...g.a..w...........k",
         }
     }
 
@@ -80,9 +81,11 @@ impl Variant {
     /// hand, whence its owner drops it (`protocol-docs/cecp.md`).
     pub const fn xboard_parent(self) -> &'static str {
         match self {
-            Variant::Apocalypse | Variant::ApocalypseClassic | Variant::Pagan => "0_fairy",
+            Variant::Apocalypse | Variant::ApocalypseClassic => "0_fairy",
             Variant::Gladiator => "0_lion",
             Variant::Brawl => "6_super",
+            // Ten holdings slots reach the Wazir's type (the King has a slot of its own).
+            Variant::Pagan => "10_super",
         }
     }
 
@@ -90,8 +93,8 @@ impl Variant {
     /// supporter move), because XBoard cannot move two pieces in one move.
     pub const fn xboard_plies(self) -> bool {
         match self {
-            Variant::Gladiator | Variant::Brawl => true,
-            Variant::Apocalypse | Variant::ApocalypseClassic | Variant::Pagan => false,
+            Variant::Gladiator | Variant::Brawl | Variant::Pagan => true,
+            Variant::Apocalypse | Variant::ApocalypseClassic => false,
         }
     }
 

@@ -17,13 +17,12 @@
 //! Without `python3` the test prints a note and passes. For a longer run, set
 //! `GLADIATOR_COMPARE_GAMES` (games per variant) and `GLADIATOR_COMPARE_SEED` (any number).
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod common;
 
 use quill::game::Game;
-use quill::notation::parse_turn;
 use quill::variant::Variant;
+
+use common::{Answer, Json, Parser, Reference, Rng, Trail};
 
 /// Games per variant (`GLADIATOR_COMPARE_GAMES` overrides it).
 const GAMES: usize = 24;
@@ -36,305 +35,17 @@ const ILLEGAL_PERCENT: usize = 12;
 
 const START_FEN: &str = "rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-// The seeded generator and the JSON reader are the ones of `tests/reference_compare.rs`.
-
-// ---------------------------------------------------------------------------------------------
-// A tiny seeded generator (xorshift64*).
-// ---------------------------------------------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) % n as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Just enough JSON to read the reference's answers.
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Debug, PartialEq)]
-enum Json {
-    Null,
-    Bool(bool),
-    /// A number, as written.
-    Num(String),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn get(&self, key: &str) -> &Json {
-        match self {
-            Json::Obj(fields) => fields
-                .iter()
-                .find(|(k, _)| k == key)
-                .map_or(&Json::Null, |(_, v)| v),
-            _ => &Json::Null,
-        }
-    }
-
-    fn str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn u64(&self) -> Option<u64> {
-        match self {
-            Json::Num(n) => n.parse().ok(),
-            _ => None,
-        }
-    }
-
-    fn strings(&self) -> Option<Vec<String>> {
-        match self {
-            Json::Arr(items) => items.iter().map(|i| i.str().map(str::to_string)).collect(),
-            _ => None,
-        }
-    }
-}
-
-struct Parser<'a> {
-    text: &'a [u8],
-    at: usize,
-}
-
-impl Parser<'_> {
-    fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser {
-            text: text.as_bytes(),
-            at: 0,
-        };
-        let value = p.value()?;
-        p.space();
-        if p.at != p.text.len() {
-            return Err(format!("trailing text at {}", p.at));
-        }
-        Ok(value)
-    }
-
-    fn space(&mut self) {
-        while self.at < self.text.len() && self.text[self.at].is_ascii_whitespace() {
-            self.at += 1;
-        }
-    }
-
-    fn peek(&mut self) -> Option<u8> {
-        self.space();
-        self.text.get(self.at).copied()
-    }
-
-    fn eat(&mut self, c: u8) -> Result<(), String> {
-        if self.peek() == Some(c) {
-            self.at += 1;
-            Ok(())
-        } else {
-            Err(format!("expected '{}' at {}", c as char, self.at))
-        }
-    }
-
-    fn word(&mut self, word: &str, value: Json) -> Result<Json, String> {
-        if self.text[self.at..].starts_with(word.as_bytes()) {
-            self.at += word.len();
-            Ok(value)
-        } else {
-            Err(format!("bad literal at {}", self.at))
-        }
-    }
-
-    fn value(&mut self) -> Result<Json, String> {
-        match self.peek().ok_or("unexpected end")? {
-            b'n' => self.word("null", Json::Null),
-            b't' => self.word("true", Json::Bool(true)),
-            b'f' => self.word("false", Json::Bool(false)),
-            b'"' => self.string().map(Json::Str),
-            b'[' => {
-                self.at += 1;
-                let mut items = Vec::new();
-                if self.peek() == Some(b']') {
-                    self.at += 1;
-                    return Ok(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value()?);
-                    if self.peek() == Some(b',') {
-                        self.at += 1;
-                    } else {
-                        self.eat(b']')?;
-                        return Ok(Json::Arr(items));
-                    }
-                }
-            }
-            b'{' => {
-                self.at += 1;
-                let mut fields = Vec::new();
-                if self.peek() == Some(b'}') {
-                    self.at += 1;
-                    return Ok(Json::Obj(fields));
-                }
-                loop {
-                    self.space();
-                    let key = self.string()?;
-                    self.eat(b':')?;
-                    fields.push((key, self.value()?));
-                    if self.peek() == Some(b',') {
-                        self.at += 1;
-                    } else {
-                        self.eat(b'}')?;
-                        return Ok(Json::Obj(fields));
-                    }
-                }
-            }
-            _ => {
-                let start = self.at;
-                while self.at < self.text.len()
-                    && matches!(
-                        self.text[self.at],
-                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                    )
-                {
-                    self.at += 1;
-                }
-                if start == self.at {
-                    return Err(format!("unexpected character at {start}"));
-                }
-                Ok(Json::Num(
-                    String::from_utf8_lossy(&self.text[start..self.at]).into_owned(),
-                ))
-            }
-        }
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        self.eat(b'"')?;
-        let mut out = String::new();
-        loop {
-            let c = *self.text.get(self.at).ok_or("unterminated string")?;
-            self.at += 1;
-            match c {
-                b'"' => return Ok(out),
-                b'\\' => {
-                    let e = *self.text.get(self.at).ok_or("unterminated escape")?;
-                    self.at += 1;
-                    match e {
-                        b'n' => out.push('\n'),
-                        b't' => out.push('\t'),
-                        b'r' => out.push('\r'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'u' => {
-                            let hex = self.text.get(self.at..self.at + 4).ok_or("short \\u")?;
-                            self.at += 4;
-                            let code = u32::from_str_radix(&String::from_utf8_lossy(hex), 16)
-                                .map_err(|e| e.to_string())?;
-                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                        }
-                        other => out.push(other as char),
-                    }
-                }
-                _ => {
-                    // Copy a whole UTF-8 sequence.
-                    let start = self.at - 1;
-                    let mut end = self.at;
-                    while end < self.text.len() && (self.text[end] & 0xC0) == 0x80 {
-                        end += 1;
-                    }
-                    out.push_str(&String::from_utf8_lossy(&self.text[start..end]));
-                    self.at = end;
-                }
-            }
-        }
-    }
-}
-
-impl Json {
-    /// The keys of an object (a perft divide).
-    fn keys(&self) -> Option<Vec<String>> {
-        match self {
-            Json::Obj(fields) => Some(fields.iter().map(|(k, _)| k.clone()).collect()),
-            _ => None,
-        }
-    }
-}
+/// The reference script, run in its `serve` mode.
+const SCRIPT: &str = "gladiator_ref.py";
 
 // ---------------------------------------------------------------------------------------------
 // The reference, run as `gladiator_ref.py serve`.
 // ---------------------------------------------------------------------------------------------
 
-struct Reference {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-/// The reference's answer to one request.
-struct RefReply {
-    /// The position reached (before the bad turn, if one was refused).
-    fen: String,
-    result: Option<String>,
-    /// The refused turn (`"INDEX TOKEN"`), if any.
-    error: Option<String>,
-    /// perft(1) and its divide's turns, when asked.
-    perft: Option<(u64, Vec<String>)>,
-}
+/// The reference's answer to one request; its perft is perft(1) and its divide's turns.
+type RefReply = Answer<Vec<String>>;
 
 impl Reference {
-    fn start() -> Option<Reference> {
-        let script = root().join("tests/reference/gladiator_ref.py");
-        let mut child = match Command::new("python3")
-            .arg(&script)
-            .arg("serve")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-        {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("note: python3 is not available ({e}); reference comparison skipped");
-                return None;
-            }
-        };
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Some(Reference {
-            child,
-            stdin,
-            stdout,
-        })
-    }
-
     /// Plays `turns` (possibly none) from `fen`; with `perft`, counts perft(1) of the result.
     fn ask(
         &mut self,
@@ -343,57 +54,12 @@ impl Reference {
         turns: &[&str],
         perft: bool,
     ) -> Result<RefReply, String> {
-        let turns: Vec<String> = turns.iter().map(|t| format!("\"{t}\"")).collect();
-        let mut request = format!(
-            "{{\"variant\": \"{variant}\", \"fen\": \"{fen}\", \"turns\": [{}]",
-            turns.join(", ")
+        let fields = format!(
+            "\"variant\": \"{variant}\", \"fen\": \"{fen}\", \"turns\": [{}]",
+            common::quoted(turns)
         );
-        if perft {
-            request.push_str(", \"perft\": 1");
-        }
-        request.push('}');
-        writeln!(self.stdin, "{request}").map_err(|e| format!("writing to the reference: {e}"))?;
-        self.stdin.flush().map_err(|e| e.to_string())?;
-        let mut line = String::new();
-        self.stdout
-            .read_line(&mut line)
-            .map_err(|e| format!("reading from the reference: {e}"))?;
-        if line.is_empty() {
-            return Err("the reference exited".to_string());
-        }
-        let reply = Parser::parse(line.trim()).map_err(|e| format!("bad JSON ({e}): {line}"))?;
-        let error = reply.get("error").str().map(str::to_string);
-        if let Some(e) = error.as_deref().filter(|e| e.starts_with("request")) {
-            return Err(format!("the reference rejected {request}: {e}"));
-        }
-        let fen = reply
-            .get("fen")
-            .str()
-            .ok_or_else(|| format!("no fen in {line}"))?
-            .to_string();
-        let result = reply.get("result").str().map(str::to_string);
-        let perft = match reply.get("perft") {
-            Json::Null => None,
-            p => Some((
-                p.get("nodes").u64().ok_or("bad perft nodes")?,
-                p.get("divide").keys().ok_or("bad perft divide")?,
-            )),
-        };
-        Ok(RefReply {
-            fen,
-            result,
-            error,
-            perft,
-        })
-    }
-}
-
-impl Drop for Reference {
-    fn drop(&mut self) {
-        // Stop our own child (by its handle) and reap it.
-        let _ = self.stdin.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let request = common::request(&fields, perft.then_some(1));
+        self.ask_divide(&request, Json::keys)
     }
 }
 
@@ -426,11 +92,7 @@ fn random_fen(rng: &mut Rng, gladiator: bool) -> String {
             .chain((0..supporters).map(|_| *rng.pick(&['N', 'B', 'R', 'Q', 'K'])));
         let pieces: Vec<char> = pieces.collect();
         for piece in pieces {
-            let piece = if side == 1 {
-                piece.to_ascii_lowercase()
-            } else {
-                piece
-            };
+            let piece = common::piece_of(side, piece);
             for _ in 0..50 {
                 let (f, r) = (rng.below(8), rng.below(8));
                 let fits = !gladiator || is_border(f, r) != piece.eq_ignore_ascii_case(&'p');
@@ -441,43 +103,13 @@ fn random_fen(rng: &mut Rng, gladiator: bool) -> String {
             }
         }
     }
-    let mut rows = Vec::new();
-    for rank in board.iter().rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for square in rank {
-            match *square {
-                Some(c) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    format!(
-        "{} {} - - {} {}",
-        rows.join("/"),
-        if rng.chance(50) { "w" } else { "b" },
-        rng.below(4),
-        1 + rng.below(40)
-    )
+    let board = common::fen_board(&board);
+    common::fen_random_side(rng, &board, 4, 40)
 }
 
 /// A token that is usually illegal or malformed (sometimes legal by chance).
 fn random_token(rng: &mut Rng, legal: &[String]) -> String {
-    let some_legal = if legal.is_empty() {
-        format!("{}{}", random_square(rng), random_square(rng))
-    } else {
-        rng.pick(legal).clone()
-    };
+    let some_legal = common::some_legal(rng, legal, random_square);
     let leg = |rng: &mut Rng| format!("{}{}", random_square(rng), random_square(rng));
     match rng.below(9) {
         0 => leg(rng),
@@ -533,28 +165,21 @@ fn run_variant(
     let mut rng = Rng::new(seed);
     let mut turns_played = 0;
     for game_no in 0..games {
-        let start_fen = if game_no % 4 == 0 {
-            START_FEN.to_string()
-        } else {
-            random_fen(&mut rng, variant == Variant::Gladiator)
-        };
+        let gladiator = variant == Variant::Gladiator;
+        let start_fen = common::start_fen(&mut rng, game_no, 4, START_FEN, |rng| {
+            random_fen(rng, gladiator)
+        });
         let mut game = Game::from_fen(variant, &start_fen)
             .map_err(|e| format!("{name}: quill refused {start_fen}: {e}"))?;
-        let mut history: Vec<String> = Vec::new();
-        let context = |history: &[String], what: String| {
-            format!(
-                "{name}, game {game_no}: position fen {start_fen} moves {}\n  {what}",
-                history.join(" ")
-            )
-        };
+        let mut trail = Trail::new(format!("{name}, game {game_no}"), &start_fen);
         let reply = reference.ask(name, &start_fen, &[], true)?;
         if let Some(d) = compare(&game, &reply) {
-            return Err(context(&history, d));
+            return Err(trail.divergence(d));
         }
         let mut ref_fen = reply.fen;
         for ply in 0..MAX_TURNS[v] {
             let Some(side) = game.side_to_move() else {
-                return Err(context(&history, "quill: no side to move".into()));
+                return Err(trail.divergence("quill: no side to move".into()));
             };
             let legal: Vec<String> = game
                 .legal_moves(side)
@@ -562,55 +187,18 @@ fn run_variant(
                 .map(|m| m.to_string())
                 .collect();
             let finished = game.outcome().is_some();
-            let random = finished || legal.is_empty() || rng.chance(ILLEGAL_PERCENT);
-            let token = if random {
-                random_token(&mut rng, &legal)
-            } else {
-                rng.pick(&legal).clone()
-            };
-            let ours = match parse_turn(&token) {
-                None => Err(format!("'{token}' is not a move")),
-                Some(turn) => {
-                    let mut next = game.clone();
-                    next.play(&turn).map(|_| next).map_err(|e| e.to_string())
-                }
-            };
+            let token =
+                common::choose_token(&mut rng, &legal, finished, ILLEGAL_PERCENT, random_token);
             let perft = ply % PERFT_EVERY[v] == PERFT_EVERY[v] - 1;
             let reply = reference.ask(name, &ref_fen, &[&token], perft)?;
-            match (ours, &reply.error) {
-                (Ok(next), None) => {
-                    if !legal.contains(&token) {
-                        return Err(context(
-                            &history,
-                            format!("quill plays '{token}', which legal_moves does not list"),
-                        ));
-                    }
-                    game = next;
-                    history.push(token);
-                    turns_played += 1;
-                    if let Some(d) = compare(&game, &reply) {
-                        return Err(context(&history, d));
-                    }
-                    ref_fen = reply.fen;
+            let played =
+                common::both_agree(&mut game, &mut trail, token, &reply, &ref_fen, &legal)?;
+            if played {
+                turns_played += 1;
+                if let Some(d) = compare(&game, &reply) {
+                    return Err(trail.divergence(d));
                 }
-                (Err(_), Some(_)) => {
-                    // Both refused; the reference stayed where it was.
-                    if reply.fen != ref_fen {
-                        return Err(context(&history, "the reference moved on an error".into()));
-                    }
-                }
-                (Ok(_), Some(e)) => {
-                    return Err(context(
-                        &history,
-                        format!("quill accepts '{token}', the reference refuses it ({e})"),
-                    ));
-                }
-                (Err(e), None) => {
-                    return Err(context(
-                        &history,
-                        format!("the reference accepts '{token}', quill refuses it: {e}"),
-                    ));
-                }
+                ref_fen = reply.fen;
             }
             if game.outcome().is_some() && rng.chance(50) {
                 break;
@@ -622,22 +210,7 @@ fn run_variant(
 
 /// Compares Quill's position with the reference's; `None` when they agree.
 fn compare(game: &Game, reply: &RefReply) -> Option<String> {
-    let mut diffs = Vec::new();
-    if game.fen() != reply.fen {
-        diffs.push(format!(
-            "FEN: quill {} / reference {}",
-            game.fen(),
-            reply.fen
-        ));
-    }
-    let ours = game.outcome().map(|o| o.result().to_string());
-    if ours != reply.result {
-        diffs.push(format!(
-            "result: quill {} / reference {}",
-            game.outcome().map_or("none".to_string(), |o| o.to_string()),
-            reply.result.as_deref().unwrap_or("none")
-        ));
-    }
+    let mut diffs = common::position_diffs(game, &reply.fen, reply.result.as_deref());
     if let Some((nodes, theirs)) = &reply.perft {
         let count = game.perft(1);
         let mut mine: Vec<String> = match game.side_to_move() {
@@ -652,58 +225,38 @@ fn compare(game: &Game, reply: &RefReply) -> Option<String> {
         let mut theirs = theirs.clone();
         theirs.sort();
         if count != *nodes || mine != theirs {
-            let only_q: Vec<&String> = mine.iter().filter(|m| !theirs.contains(m)).collect();
-            let only_r: Vec<&String> = theirs.iter().filter(|m| !mine.contains(m)).collect();
+            let only_q = common::only_in(&mine, &theirs);
+            let only_r = common::only_in(&theirs, &mine);
             diffs.push(format!(
                 "perft 1: quill {count} / reference {nodes}; turns only quill lists \
                  {only_q:?}, only the reference {only_r:?}"
             ));
         }
     }
-    (!diffs.is_empty()).then(|| diffs.join("; "))
+    common::joined(diffs)
 }
 
 #[test]
 fn quill_agrees_with_the_python_reference() {
-    let Some(mut probe) = Reference::start() else {
+    if !common::reference_answers(SCRIPT, |r| r.ask("gladiator", "startpos", &[], false)) {
         return;
-    };
-    if let Err(e) = probe.ask("gladiator", "startpos", &[], false) {
-        panic!("the reference does not answer: {e}");
     }
-    drop(probe);
-    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let games = env("GLADIATOR_COMPARE_GAMES").map_or(GAMES, |g| g as usize);
-    let salt = env("GLADIATOR_COMPARE_SEED").unwrap_or(0);
+    let (games, salt) =
+        common::games_and_salt("GLADIATOR_COMPARE_GAMES", "GLADIATOR_COMPARE_SEED", GAMES);
     // One reference process per variant, the two variants in parallel.
-    let runs: Vec<_> = [
+    let jobs = [
         (Variant::Gladiator, 0x61AD_0001),
         (Variant::Brawl, 0x61AD_0002),
-    ]
-    .into_iter()
-    .map(|(variant, seed)| {
-        std::thread::spawn(move || {
-            let started = std::time::Instant::now();
-            let mut reference = Reference::start().expect("python3 started once already");
-            run_variant(&mut reference, variant, seed ^ salt << 32, games)
-                .map(|turns| (variant, turns, started.elapsed()))
-        })
-    })
-    .collect();
-    let mut failures = Vec::new();
-    for run in runs {
-        match run.join().expect("a comparison thread panicked") {
-            Ok((variant, turns, took)) => {
-                eprintln!("{variant}: {games} games, {turns} turns agree ({took:.1?})");
-            }
-            Err(e) => failures.push(e),
-        }
+    ];
+    let started = std::time::Instant::now();
+    let (done, failures) = common::in_parallel(SCRIPT, jobs, move |reference, (variant, seed)| {
+        run_variant(reference, variant, seed ^ salt << 32, games)
+            .map(|turns| (variant, turns, started.elapsed()))
+    });
+    for (variant, turns, took) in done {
+        eprintln!("{variant}: {games} games, {turns} turns agree ({took:.1?})");
     }
-    assert!(
-        failures.is_empty(),
-        "Quill and the reference disagree:\n{}",
-        failures.join("\n\n")
-    );
+    common::assert_no_divergence(&failures);
 }
 
 #[test]

@@ -5,120 +5,19 @@
 //! The format is shakmaty's: blocks separated by blank lines, each block an `id NAME` line, a
 //! `fen FEN` line and `perft DEPTH NODES` lines. `#` starts a comment line.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use quill::game::Game;
-use quill::variant::Variant;
+use common::{PerftChecks, check_perft_variant};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// One position of a perft table.
-#[derive(Debug, Default)]
-struct Block {
-    id: String,
-    fen: String,
-    /// (line number, depth, expected nodes)
-    counts: Vec<(usize, u32, u64)>,
-    line: usize,
-}
-
-/// Parses a perft table; a malformed line is an error naming its line.
-fn parse(text: &str) -> Result<Vec<Block>, String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<Block> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            blocks.extend(current.take());
-            continue;
-        }
-        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-        let value = value.trim();
-        let block = current.get_or_insert_with(|| Block {
-            line: n,
-            ..Block::default()
-        });
-        match key {
-            "id" => block.id = value.to_string(),
-            "fen" => block.fen = value.to_string(),
-            "perft" => {
-                let mut parts = value.split_whitespace();
-                let (Some(d), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
-                    return Err(format!("line {n}: expected `perft DEPTH NODES`"));
-                };
-                let depth = d
-                    .parse()
-                    .map_err(|_| format!("line {n}: bad depth '{d}'"))?;
-                let nodes = c
-                    .parse()
-                    .map_err(|_| format!("line {n}: bad count '{c}'"))?;
-                block.counts.push((n, depth, nodes));
-            }
-            _ => return Err(format!("line {n}: unknown key '{key}'")),
-        }
-    }
-    blocks.extend(current);
-    for b in &blocks {
-        if b.id.is_empty() || b.fen.is_empty() || b.counts.is_empty() {
-            return Err(format!(
-                "line {}: a block needs an id, a fen and at least one perft line",
-                b.line
-            ));
-        }
-    }
-    Ok(blocks)
-}
-
-/// Checks one table; returns the number of counts checked.
-fn check_file(path: &Path, variant: Variant) -> usize {
-    let shown = path
-        .strip_prefix(root())
-        .unwrap_or(path)
-        .display()
-        .to_string();
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{shown}: {e}"));
-    let blocks = parse(&text).unwrap_or_else(|e| panic!("{shown}: {e}"));
-    assert!(!blocks.is_empty(), "{shown}: no positions");
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for block in &blocks {
-        let game = match Game::from_fen(variant, &block.fen) {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("{shown}:{}: {} refused: {e}", block.line, block.id));
-                continue;
-            }
-        };
-        for &(line, depth, expected) in &block.counts {
-            checked += 1;
-            let got = game.perft(depth);
-            if got != expected {
-                failures.push(format!(
-                    "{shown}:{line}: {} ({}) perft {depth}: expected {expected}, got {got}",
-                    block.id, block.fen
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} perft counts differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    checked
-}
+/// At least one position, every count as expected.
+const CHECKS: PerftChecks = PerftChecks {
+    min_positions: 1,
+    start_first: false,
+    fen_reads_back: false,
+};
 
 fn check_variant(name: &str) {
-    let variant = Variant::from_name(name).unwrap_or_else(|| panic!("no variant {name}"));
-    let path = root().join("fixtures/perft").join(format!("{name}.perft"));
-    let checked = check_file(&path, variant);
+    let checked = check_perft_variant(name, CHECKS);
     assert!(checked > 0);
 }
 
@@ -134,11 +33,5 @@ fn apocalypse_classic_perft() {
 
 #[test]
 fn the_parser_reads_blocks() {
-    let text = "# header\nid a\nfen 5/5/p4/P4/5\nperft 1 0\n\nid b\nfen x\nperft 1 2\nperft 2 3\n";
-    let blocks = parse(text).unwrap();
-    assert_eq!(blocks.len(), 2);
-    assert_eq!(blocks[1].counts, vec![(8, 1, 2), (9, 2, 3)]);
-    assert!(parse("id a\nfen x\nperft one 2\n").is_err());
-    assert!(parse("id a\nfen x\n").is_err());
-    assert!(parse("bogus line\n").is_err());
+    common::check_the_parser_reads_blocks("5/5/p4/P4/5");
 }

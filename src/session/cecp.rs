@@ -237,15 +237,16 @@ impl Session {
                 match &self.cecp.plies {
                     // Mid-turn, `go` asks for the ply XBoard is waiting for.
                     Plies::Received {
-                        legs,
+                        partial,
                         p2_seen: false,
                     } => {
-                        if let crate::game::Game::Gladiator(pos) = self.core.game() {
-                            out.push(format!("move {}", plies::p2(pos, legs)));
-                        }
-                        let legs = legs.clone();
+                        out.push(format!(
+                            "move {}",
+                            plies::answer_p2(self.core.game(), partial)
+                        ));
+                        let partial = partial.clone();
                         self.cecp.plies = Plies::Received {
-                            legs,
+                            partial,
                             p2_seen: true,
                         };
                     }
@@ -414,38 +415,34 @@ impl Session {
                 "Illegal move (a joint turn in an alternating game): {turn}"
             ));
         };
-        let crate::game::Game::Gladiator(pos) = self.core.game() else {
-            return self.cecp_turn(turn, out);
-        };
+        let game = self.core.game();
         match std::mem::take(&mut self.cecp.plies) {
-            Plies::Idle => {
-                match plies::decode_p1(pos, mv).and_then(|legs| plies::check_p1(pos, legs)) {
-                    Ok(legs) => {
-                        if !self.cecp.force {
-                            out.push(format!("move {}", plies::p2(pos, &legs)));
-                        }
-                        self.cecp.plies = Plies::Received {
-                            legs,
-                            p2_seen: !self.cecp.force,
-                        };
+            Plies::Idle => match plies::read_p1(game, mv) {
+                Ok(partial) => {
+                    if !self.cecp.force {
+                        out.push(format!("move {}", plies::answer_p2(game, &partial)));
                     }
-                    Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
+                    self.cecp.plies = Plies::Received {
+                        partial,
+                        p2_seen: !self.cecp.force,
+                    };
                 }
-            }
+                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
+            },
             Plies::Received {
-                legs,
+                partial,
                 p2_seen: false,
             } => {
                 // In force mode the GUI relays the opponent's P2 as well.
                 self.cecp.plies = Plies::Received {
-                    legs,
+                    partial,
                     p2_seen: true,
                 };
             }
             Plies::Received {
-                legs,
+                partial,
                 p2_seen: true,
-            } => match plies::whole(legs, mv) {
+            } => match plies::complete(game, partial, mv) {
                 Ok(whole) => self.cecp_turn(Turn::Single(whole), out),
                 Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
             },
@@ -558,10 +555,7 @@ impl Session {
         );
         if alternating && self.core.variant().xboard_plies() {
             // XBoard is shown the turn in plies: P1 now, P3 once the opponent's P2 arrives.
-            if let crate::game::Game::Gladiator(pos) = self.core.game()
-                && let Ok(turn) = pos.parse_turn(&choice.mv)
-            {
-                let (p1, p3) = plies::encode(turn);
+            if let Some((p1, p3)) = plies::split(self.core.game(), &choice.mv) {
                 out.push(format!("move {p1}"));
                 self.cecp.plies = Plies::Sent {
                     turn: choice.mv,

@@ -1,5 +1,6 @@
-//! XBoard's view of a multi-part turn (Gladiator, Brawl): XBoard 4.9.1 cannot move two pieces
-//! in one move, so in CECP one turn of player M is three XBoard plies (`protocol-docs/cecp.md`):
+//! XBoard's view of a multi-part turn (Gladiator, Brawl, Pagan): XBoard 4.9.1 cannot move two
+//! pieces in one move, so in CECP one turn of player M is three XBoard plies
+//! (`protocol-docs/cecp.md`):
 //!
 //! | ply | who | what |
 //! |---|---|---|
@@ -7,12 +8,18 @@
 //! | P2 | the opponent | `@@@@`, or in Brawl the drop of its displaced supporter `N@T` |
 //! | P3 | M | the supporter move, or `@@@@` |
 //!
-//! A pawn leg that ends on the eighth or first rank carries the suffix `p` ("stays a pawn"), or
-//! XBoard may promote it on its own board.
+//! In Pagan P1 is the move (a withdrawal `FV,VT`: XBoard removes the piece on the "kill square"
+//! V), P2 the victim's owner dropping it on its dead-board square (`@@@@` when nothing
+//! reincarnates), P3 always `@@@@`.
+//!
+//! A pawn leg that ends on XBoard's first or last rank carries the suffix `p` ("stays a pawn"),
+//! or XBoard may promote it on its own board.
 
+use crate::game::Game;
 use crate::geometry::Square;
 use crate::notation::{Leg, WireMove};
 use crate::variants::gladiator::{Position, Turn};
+use crate::variants::pagan;
 
 /// XBoard's null move.
 pub const NULL: &str = "@@@@";
@@ -33,8 +40,8 @@ pub enum Plies {
     /// The opponent sent P1 (decoded to Quill's legs); P2 follows (the engine's answer, or in
     /// force mode the GUI's relay), then P3.
     Received {
-        /// The pawn leg and the placement leg, if any (empty for a null P1).
-        legs: Vec<Leg>,
+        /// The turn so far in Quill's notation (`0000` for a null P1).
+        partial: WireMove,
         /// Whether P2 has been made.
         p2_seen: bool,
     },
@@ -44,8 +51,8 @@ fn sq(index: u8) -> Square {
     crate::variants::gladiator::GEOMETRY.square(usize::from(index))
 }
 
-fn edge_suffix(to: Square) -> &'static str {
-    if to.rank == 1 || to.rank == 8 {
+fn edge_suffix(to: Square, ranks: u16) -> &'static str {
+    if to.rank == 1 || to.rank == ranks {
         "p"
     } else {
         ""
@@ -56,7 +63,7 @@ fn edge_suffix(to: Square) -> &'static str {
 pub fn encode(turn: Turn) -> (String, String) {
     let p1 = if turn.moves_pawn() {
         let (from, to) = (sq(turn.pawn.0), sq(turn.pawn.1));
-        let suffix = edge_suffix(to);
+        let suffix = edge_suffix(to, 8);
         match turn.place {
             u8::MAX => format!("{from}{to}{suffix}"),
             place if place == turn.pawn.0 => format!("{from}{to}{suffix}"),
@@ -74,6 +81,69 @@ pub fn encode(turn: Turn) -> (String, String) {
         format!("{}{}", sq(turn.support.0), sq(turn.support.1))
     };
     (p1, p3)
+}
+
+/// Splits one of the engine's Pagan moves into its P1 and P3.
+pub fn encode_pagan(pos: &pagan::Position, mv: pagan::Move) -> (String, String) {
+    let g = pagan::geometry();
+    let sq = |i: u8| g.square(usize::from(i));
+    let (from, to) = (sq(mv.from), sq(mv.to));
+    let suffix = match mv.promotion {
+        Some(_) => mv
+            .to_wire()
+            .to_string()
+            .chars()
+            .last()
+            .map(String::from)
+            .unwrap_or_default(),
+        None if pos.at(mv.from).is_some_and(|p| p.kind == pagan::Kind::Pawn) => {
+            edge_suffix(to, 11).to_string()
+        }
+        None => String::new(),
+    };
+    let p1 = match pos.withdrawal_victim(mv) {
+        Some(v) => format!("{from}{},{}{to}", sq(v), sq(v)),
+        None => format!("{from}{to}{suffix}"),
+    };
+    (p1, NULL.to_string())
+}
+
+/// Reads the opponent's Pagan P1 (a move, `FV,VT` for a withdrawal, or XBoard's garbled relay
+/// of Black's `FT,V?`) into Quill's move, checked.
+///
+/// # Errors
+/// Why the ply is no legal move.
+pub fn decode_pagan(pos: &pagan::Position, mv: &WireMove) -> Result<WireMove, String> {
+    let WireMove::Legs { legs, promotion } = mv else {
+        return Err(format!("'{mv}' is not a move"));
+    };
+    let (from, to) = match legs.as_slice() {
+        [leg] => (leg.from, leg.to),
+        [a, c] if a.to == c.from => (a.from, c.to),
+        [a, _] => (a.from, a.to),
+        _ => return Err(format!("'{mv}' is not a move")),
+    };
+    let promotion = promotion.filter(|&c| c != 'p');
+    let quill = WireMove::Legs {
+        legs: vec![Leg { from, to }],
+        promotion,
+    };
+    pos.parse_move(&quill).map(|_| quill).map_err(|e| e.0)
+}
+
+/// The P2 answer to a Pagan move: the victim's owner drops it on its dead-board square, or
+/// `@@@@` when nothing reincarnates.
+pub fn p2_pagan(pos: &pagan::Position, mv: &WireMove) -> String {
+    let Ok(m) = pos.parse_move(mv) else {
+        return NULL.to_string();
+    };
+    match pos.reincarnation(m) {
+        Some((piece, sq)) => {
+            let letter = piece.letter().to_ascii_uppercase();
+            format!("{letter}@{}", pagan::geometry().square(usize::from(sq)))
+        }
+        None => NULL.to_string(),
+    }
 }
 
 /// Reads the opponent's P1 into Quill's legs (pawn leg, then the placement leg if any), in the
@@ -156,6 +226,66 @@ pub fn whole(mut legs: Vec<Leg>, p3: &WireMove) -> Result<WireMove, String> {
         legs,
         promotion: None,
     })
+}
+
+/// The legs of a partial turn (none for a null P1).
+fn legs_of(partial: &WireMove) -> Vec<Leg> {
+    match partial {
+        WireMove::Legs { legs, .. } => legs.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Reads and checks the opponent's P1: the turn so far, in Quill's notation.
+///
+/// # Errors
+/// Why the ply cannot begin a legal turn.
+pub fn read_p1(game: &Game, mv: &WireMove) -> Result<WireMove, String> {
+    match game {
+        Game::Gladiator(pos) => {
+            let legs = check_p1(pos, decode_p1(pos, mv)?)?;
+            Ok(if legs.is_empty() {
+                WireMove::Pass
+            } else {
+                WireMove::Legs {
+                    legs,
+                    promotion: None,
+                }
+            })
+        }
+        Game::Pagan(pos) => decode_pagan(pos, mv),
+        Game::Apocalypse(_) => Err("not a game shown in plies".into()),
+    }
+}
+
+/// The engine's P2 answer to the opponent's partial turn.
+pub fn answer_p2(game: &Game, partial: &WireMove) -> String {
+    match game {
+        Game::Gladiator(pos) => p2(pos, &legs_of(partial)),
+        Game::Pagan(pos) => p2_pagan(pos, partial),
+        Game::Apocalypse(_) => NULL.to_string(),
+    }
+}
+
+/// The opponent's whole turn from its partial turn and P3.
+///
+/// # Errors
+/// When P3 cannot end the turn.
+pub fn complete(game: &Game, partial: WireMove, p3: &WireMove) -> Result<WireMove, String> {
+    match game {
+        Game::Pagan(_) if *p3 == WireMove::Pass => Ok(partial),
+        Game::Pagan(_) => Err(format!("'{p3}': the third ply of a Pagan turn is @@@@")),
+        _ => whole(legs_of(&partial), p3),
+    }
+}
+
+/// The engine's own turn as P1 and P3, or `None` when the game is not shown in plies.
+pub fn split(game: &Game, turn: &WireMove) -> Option<(String, String)> {
+    match game {
+        Game::Gladiator(pos) => pos.parse_turn(turn).ok().map(encode),
+        Game::Pagan(pos) => pos.parse_move(turn).ok().map(|m| encode_pagan(pos, m)),
+        Game::Apocalypse(_) => None,
+    }
 }
 
 #[cfg(test)]

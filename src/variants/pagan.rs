@@ -61,7 +61,8 @@ pub struct Piece {
 }
 
 impl Piece {
-    fn letter(self) -> char {
+    /// The FEN letter.
+    pub fn letter(self) -> char {
         let c = KINDS
             .iter()
             .find(|(k, _)| *k == self.kind)
@@ -461,8 +462,17 @@ impl Position {
         }
     }
 
+    /// The piece a move sends to the dead board and the square it reincarnates on, if any.
+    pub fn reincarnation(&self, mv: Move) -> Option<(Piece, u8)> {
+        let next = self.play(mv);
+        (0..28u8).find_map(|sq| match (self.at(sq), next.at(sq)) {
+            (None, Some(p)) if sq != mv.to => Some((p, sq)),
+            _ => None,
+        })
+    }
+
     /// The square a withdrawing Pagan captures on, if the move withdraws from an enemy.
-    fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
+    pub fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
         let piece = self.at(mv.from)?;
         if piece.kind != Kind::Pagan {
             return None;
