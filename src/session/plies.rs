@@ -101,9 +101,12 @@ pub fn encode_pagan(pos: &pagan::Position, mv: pagan::Move) -> (String, String) 
         }
         None => String::new(),
     };
+    // A withdrawal from a dead piece removes it from the game: XBoard's "kill square" leg does
+    // exactly that. A withdrawal from a live piece is a plain move; the victim's owner then
+    // moves it to the dead board (P2).
     let p1 = match pos.withdrawal_victim(mv) {
-        Some(v) => format!("{from}{},{}{to}", sq(v), sq(v)),
-        None => format!("{from}{to}{suffix}"),
+        Some(v) if pagan::is_dead(v) => format!("{from}{},{}{to}", sq(v), sq(v)),
+        _ => format!("{from}{to}{suffix}"),
     };
     (p1, NULL.to_string())
 }
@@ -131,18 +134,21 @@ pub fn decode_pagan(pos: &pagan::Position, mv: &WireMove) -> Result<WireMove, St
     pos.parse_move(&quill).map(|_| quill).map_err(|e| e.0)
 }
 
-/// The P2 answer to a Pagan move: the victim's owner drops it on its dead-board square, or
-/// `@@@@` when nothing reincarnates.
+/// The P2 answer to a Pagan move: the victim's owner puts it on its dead-board square, by a
+/// drop from the hand when XBoard took it (a capture by landing sends it there) or by moving it
+/// when a withdrawal left it on XBoard's board; `@@@@` when nothing reincarnates.
 pub fn p2_pagan(pos: &pagan::Position, mv: &WireMove) -> String {
     let Ok(m) = pos.parse_move(mv) else {
         return NULL.to_string();
     };
-    match pos.reincarnation(m) {
-        Some((piece, sq)) => {
-            let letter = piece.letter().to_ascii_uppercase();
-            format!("{letter}@{}", pagan::geometry().square(usize::from(sq)))
+    let g = pagan::geometry();
+    let sq = |i: u8| g.square(usize::from(i));
+    match (pos.reincarnation(m), pos.withdrawal_victim(m)) {
+        (Some((_, dead)), Some(v)) => format!("{}{}", sq(v), sq(dead)),
+        (Some((piece, dead)), None) => {
+            format!("{}@{}", piece.letter().to_ascii_uppercase(), sq(dead))
         }
-        None => NULL.to_string(),
+        (None, _) => NULL.to_string(),
     }
 }
 
