@@ -382,7 +382,14 @@ impl Session {
                 ExcludeTarget::Move(m) => self.cecp.excluded.retain(|x| *x != m),
             },
             CecpCommand::Lift(sq) => {
-                if let Some(board) = self.core.highlight(sq) {
+                let played = match &self.cecp.plies {
+                    Plies::Received {
+                        partial: WireMove::Legs { legs, .. },
+                        ..
+                    } => legs.clone(),
+                    _ => Vec::new(),
+                };
+                if let Some(board) = self.core.highlight(sq, &played) {
                     out.push(format!("highlight {board}"));
                 }
             }

@@ -2,7 +2,7 @@
 
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
-use crate::notation::{Turn, WireMove};
+use crate::notation::{Leg, Turn, WireMove};
 use crate::rng::Rng;
 use crate::variant::Variant;
 
@@ -186,16 +186,22 @@ impl Core {
     /// The colour board for XBoard's `highlight`: legal targets of the piece on `sq`, `Y` for a
     /// move to an empty square and `R` for a capture; `None` when the square holds no piece
     /// that can move.
-    pub fn highlight(&self, sq: Square) -> Option<String> {
+    ///
+    /// `played` holds the legs of the turn already made (XBoard's earlier plies of a turn): the
+    /// targets are then those of the next leg of a legal turn that begins with them.
+    pub fn highlight(&self, sq: Square, played: &[Leg]) -> Option<String> {
         let geometry = self.game.geometry();
         let owner = self.game.owner(sq)?;
         let mut colours = vec![None; geometry.size()];
+        let k = played.len();
         for mv in self.game.legal_moves(owner) {
             if let WireMove::Legs { legs, .. } = &mv
-                && legs[0].from == sq
-                && let Some(i) = geometry.index(legs[0].to)
+                && legs.len() > k
+                && legs[..k] == *played
+                && legs[k].from == sq
+                && let Some(i) = geometry.index(legs[k].to)
             {
-                colours[i] = Some(if self.game.owner(legs[0].to).is_some() {
+                colours[i] = Some(if self.game.owner(legs[k].to).is_some() {
                     'R'
                 } else {
                     'Y'
