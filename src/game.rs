@@ -10,6 +10,31 @@ use crate::notation::{Turn, WireMove};
 use crate::variant::{Side, Variant};
 use crate::variants::{apocalypse, gladiator, pagan};
 
+/// Why a variant's position has ended, as its rules say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The given side has won.
+    Win(Side, &'static str),
+    /// Drawn.
+    Draw(&'static str),
+}
+
+impl End {
+    /// The outcome it means.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            End::Win(side, why) => Outcome {
+                winner: Some(side),
+                reason: why.to_string(),
+            },
+            End::Draw(why) => Outcome {
+                winner: None,
+                reason: why.to_string(),
+            },
+        }
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -178,38 +203,12 @@ impl Game {
 
     /// How the game ended, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Game::Apocalypse(p) => p.end().map(|end| match end {
-                apocalypse::End::Win(side, why) => Outcome {
-                    winner: Some(side),
-                    reason: why.to_string(),
-                },
-                apocalypse::End::Draw(why) => Outcome {
-                    winner: None,
-                    reason: why.to_string(),
-                },
-            }),
-            Game::Gladiator(p) => p.end().map(|end| match end {
-                gladiator::End::Win(side, why) => Outcome {
-                    winner: Some(side),
-                    reason: why.to_string(),
-                },
-                gladiator::End::Draw(why) => Outcome {
-                    winner: None,
-                    reason: why.to_string(),
-                },
-            }),
-            Game::Pagan(p) => p.end().map(|end| match end {
-                pagan::End::Win(side, why) => Outcome {
-                    winner: Some(side),
-                    reason: why.to_string(),
-                },
-                pagan::End::Draw(why) => Outcome {
-                    winner: None,
-                    reason: why.to_string(),
-                },
-            }),
-        }
+        let end = match self {
+            Game::Apocalypse(p) => p.end(),
+            Game::Gladiator(p) => p.end(),
+            Game::Pagan(p) => p.end(),
+        };
+        end.map(End::outcome)
     }
 
     /// Plays a turn. In a sealed game a well-formed illegal move is not an error: it earns its

@@ -126,14 +126,7 @@ const fn knight_table() -> [u32; 25] {
 
 const KNIGHT: [u32; 25] = knight_table();
 
-/// Why a position ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The given side has won.
-    Win(Side, &'static str),
-    /// Drawn.
-    Draw(&'static str),
-}
+pub use crate::game::End;
 
 /// Why a written move is not legal (it still is a valid token and costs a penalty).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -111,14 +111,7 @@ pub struct Refusal(pub String);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError(pub String);
 
-/// How a position has ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The given side has won.
-    Win(Side, &'static str),
-    /// Drawn.
-    Draw(&'static str),
-}
+pub use crate::game::End;
 
 /// A Gladiator or Brawl position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -353,6 +346,13 @@ impl Position {
         }
     }
 
+    /// The pawn moves of the side to move: one `(from, to)` per target, however many
+    /// supporters give it.
+    pub fn pawn_moves(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        bits(self.pieces(self.to_move, Kind::Pawn))
+            .flat_map(move |from| bits(self.pawn_targets(from)).map(move |to| (from, to)))
+    }
+
     /// Whether the side to move has a pawn move.
     pub fn has_pawn_move(&self) -> bool {
         let mut pawns = self.pieces(self.to_move, Kind::Pawn);
@@ -449,42 +449,34 @@ impl Position {
     pub fn for_each_turn(&self, mut visit: impl FnMut(Turn)) {
         let mut supporter = Vec::new();
         let mut any_pawn = false;
-        let mut pawns = self.pieces(self.to_move, Kind::Pawn);
-        while pawns != 0 {
-            let from = pawns.trailing_zeros() as u8;
-            pawns &= pawns - 1;
-            let mut targets = self.pawn_targets(from);
-            while targets != 0 {
-                let to = targets.trailing_zeros() as u8;
-                targets &= targets - 1;
-                any_pawn = true;
-                let (after, displaced) = self.after_pawn(from, to);
-                let mut emit = |pos: &Position, place: u8| {
+        for (from, to) in self.pawn_moves() {
+            any_pawn = true;
+            let (after, displaced) = self.after_pawn(from, to);
+            let mut emit = |pos: &Position, place: u8| {
+                visit(Turn {
+                    pawn: (from, to),
+                    place,
+                    support: (NONE, NONE),
+                });
+                pos.supporter_moves(&mut supporter);
+                for &(sf, st) in &supporter {
                     visit(Turn {
                         pawn: (from, to),
                         place,
-                        support: (NONE, NONE),
+                        support: (sf, st),
                     });
-                    pos.supporter_moves(&mut supporter);
-                    for &(sf, st) in &supporter {
-                        visit(Turn {
-                            pawn: (from, to),
-                            place,
-                            support: (sf, st),
-                        });
-                    }
-                };
-                match displaced {
-                    None => emit(&after, NONE),
-                    Some(kind) => {
-                        let mut vacant = !after.occupied();
-                        while vacant != 0 {
-                            let q = vacant.trailing_zeros() as u8;
-                            vacant &= vacant - 1;
-                            let mut placed = after.clone();
-                            placed.place(kind, q);
-                            emit(&placed, q);
-                        }
+                }
+            };
+            match displaced {
+                None => emit(&after, NONE),
+                Some(kind) => {
+                    let mut vacant = !after.occupied();
+                    while vacant != 0 {
+                        let q = vacant.trailing_zeros() as u8;
+                        vacant &= vacant - 1;
+                        let mut placed = after.clone();
+                        placed.place(kind, q);
+                        emit(&placed, q);
                     }
                 }
             }
@@ -657,6 +649,17 @@ impl Position {
     pub fn quiet(&self) -> u32 {
         self.quiet
     }
+}
+
+/// The squares of a bitboard, lowest first.
+fn bits(mut board: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (board != 0).then(|| {
+            let sq = board.trailing_zeros() as u8;
+            board &= board - 1;
+            sq
+        })
+    })
 }
 
 fn sq_name(i: u8) -> String {

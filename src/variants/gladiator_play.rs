@@ -56,28 +56,20 @@ impl Searchable for Position {
         out.clear();
         let me = self.side_to_move();
         let s = me.index();
-        let mut pawns = self.pieces(me, Kind::Pawn);
-        while pawns != 0 {
-            let from = pawns.trailing_zeros() as u8;
-            pawns &= pawns - 1;
-            let mut targets = self.pawn_targets(from);
-            while targets != 0 {
-                let to = targets.trailing_zeros() as u8;
-                targets &= targets - 1;
-                let (mut after, displaced) = self.after_pawn(from, to);
-                let mut place = NONE;
-                if let Some(kind) = displaced {
-                    place = best_placement(&after, kind);
-                    after.place(kind, place);
-                }
-                let base = Turn {
-                    pawn: (from, to),
-                    place,
-                    support: (NONE, NONE),
-                };
-                out.push(base);
-                self.best_supports(&after, s, base, out);
+        for (from, to) in self.pawn_moves() {
+            let (mut after, displaced) = self.after_pawn(from, to);
+            let mut place = NONE;
+            if let Some(kind) = displaced {
+                place = best_placement(&after, kind);
+                after.place(kind, place);
             }
+            let base = Turn {
+                pawn: (from, to),
+                place,
+                support: (NONE, NONE),
+            };
+            out.push(base);
+            self.best_supports(&after, s, base, out);
         }
         if out.is_empty() {
             out.extend(

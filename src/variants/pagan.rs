@@ -211,14 +211,7 @@ impl Move {
     }
 }
 
-/// How a position has ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The given side has won.
-    Win(Side, &'static str),
-    /// Drawn.
-    Draw(&'static str),
-}
+pub use crate::game::End;
 
 /// Why a FEN or a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
