@@ -392,6 +392,60 @@ impl Game {
     }
 }
 
+/// Reads a FEN board field onto a geometry, as every variant writes it: ranks from the top down
+/// separated by `/`, digits for runs of empty squares (never over a hole), `*` exactly on the
+/// holes; `place` is called with the square and letter of each piece and may refuse it.
+///
+/// # Errors
+/// A message naming the first bad rank or piece.
+pub fn read_board(
+    geometry: &Geometry,
+    field: &str,
+    mut place: impl FnMut(Square, char) -> Result<(), String>,
+) -> Result<(), String> {
+    let rows: Vec<&str> = field.split('/').collect();
+    let (files, ranks) = (u16::from(geometry.files()), u16::from(geometry.ranks()));
+    if rows.len() != usize::from(ranks) {
+        return Err(format!("the board needs {ranks} ranks, got {}", rows.len()));
+    }
+    for (row, rank) in rows.iter().zip((1..=ranks).rev()) {
+        let mut file = 0u16;
+        let square = |file: u16| Square::new(file as u8, rank);
+        for c in row.chars() {
+            if file >= files {
+                return Err(format!("rank {rank} has more than {files} squares"));
+            }
+            if let Some(count) = c.to_digit(10) {
+                if count == 0 {
+                    return Err(format!("rank {rank}: a zero count"));
+                }
+                for _ in 0..count {
+                    if file >= files || !geometry.contains(square(file)) {
+                        return Err(format!(
+                            "rank {rank}: a count covers a hole or runs off the board"
+                        ));
+                    }
+                    file += 1;
+                }
+            } else if c == '*' {
+                if geometry.contains(square(file)) {
+                    return Err(format!("rank {rank}: '*' on a square that exists"));
+                }
+                file += 1;
+            } else if !geometry.contains(square(file)) {
+                return Err(format!("rank {rank}: a piece on a hole"));
+            } else {
+                place(square(file), c)?;
+                file += 1;
+            }
+        }
+        if file != files {
+            return Err(format!("rank {rank} has {file} squares, not {files}"));
+        }
+    }
+    Ok(())
+}
+
 /// FEN fields 2 to 6, which every variant reads alike: side to move, castling and en passant
 /// (always `-` here), a halfmove-style counter and the move (or turn) number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

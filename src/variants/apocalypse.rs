@@ -270,38 +270,18 @@ impl Position {
             quiet: 0,
             turn: 1,
         };
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 5 {
-            return err(format!("the board needs 5 ranks, got {}", rows.len()));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 4 - i;
-            let mut file = 0usize;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 {
-                        return err(format!("rank {}: a zero count", rank + 1));
-                    }
-                    file += d as usize;
-                } else {
-                    if file >= 5 {
-                        return err(format!("rank {} has more than 5 squares", rank + 1));
-                    }
-                    let bit = 1u32 << (rank * 5 + file);
-                    match c {
-                        'P' => pos.footmen[0] |= bit,
-                        'N' => pos.horsemen[0] |= bit,
-                        'p' => pos.footmen[1] |= bit,
-                        'n' => pos.horsemen[1] |= bit,
-                        _ => return err(format!("'{c}' is not an Apocalypse piece (N P n p)")),
-                    }
-                    file += 1;
-                }
+        crate::game::read_board(&GEOMETRY, fields[0], |sq, c| {
+            let bit = 1u32 << index_of(sq).expect("a square of the board");
+            match c {
+                'P' => pos.footmen[0] |= bit,
+                'N' => pos.horsemen[0] |= bit,
+                'p' => pos.footmen[1] |= bit,
+                'n' => pos.horsemen[1] |= bit,
+                _ => return Err(format!("'{c}' is not an Apocalypse piece (N P n p)")),
             }
-            if file != 5 {
-                return err(format!("rank {} has {file} squares, not 5", rank + 1));
-            }
-        }
+            Ok(())
+        })
+        .map_err(FenError)?;
         let tail = crate::game::fen_tail(&fields, true).map_err(FenError)?;
         pos.quiet = tail.counter;
         pos.turn = tail.number;

@@ -264,33 +264,16 @@ impl Position {
             quiet: 0,
             fullmove: 1,
         };
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 8 {
-            return err(format!("the board needs 8 ranks, got {}", rows.len()));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 7 - i;
-            let mut file = 0usize;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10).filter(|&d| d > 0) {
-                    file += d as usize;
-                    continue;
-                }
-                let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {
-                    return err(format!("'{c}' is not a piece (P N B R Q K, p n b r q k)"));
-                };
-                if file >= 8 {
-                    return err(format!("rank {} has more than 8 squares", rank + 1));
-                }
-                let sq = (rank * 8 + file) as u8;
-                pos.kinds[k] |= bit(sq);
-                pos.sides[usize::from(c.is_ascii_lowercase())] |= bit(sq);
-                file += 1;
-            }
-            if file != 8 {
-                return err(format!("rank {} has {file} squares, not 8", rank + 1));
-            }
-        }
+        crate::game::read_board(&GEOMETRY, fields[0], |square, c| {
+            let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {
+                return Err(format!("'{c}' is not a piece (P N B R Q K, p n b r q k)"));
+            };
+            let sq = GEOMETRY.index(square).expect("a square of the board") as u8;
+            pos.kinds[k] |= bit(sq);
+            pos.sides[usize::from(c.is_ascii_lowercase())] |= bit(sq);
+            Ok(())
+        })
+        .map_err(FenError)?;
         if rules == Rules::Gladiator {
             let pawns = pos.kinds[Kind::Pawn as usize];
             if pawns & BORDER != 0 || (pos.occupied() & !pawns) & ARENA != 0 {

@@ -265,56 +265,23 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
         };
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 11 {
-            return err(format!("the frame needs 11 ranks, got {}", rows.len()));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 11 - i as i8;
-            let mut file = 0i8;
-            for c in row.chars() {
-                if file >= 7 {
-                    return err(format!("rank {rank} has more than 7 squares"));
-                }
-                if let Some(d) = c.to_digit(10).filter(|&d| d > 0) {
-                    for _ in 0..d {
-                        if file >= 7 || !exists(file, rank) {
-                            return err(format!(
-                                "rank {rank}: a count covers a hole or runs off the frame"
-                            ));
-                        }
-                        file += 1;
-                    }
-                    continue;
-                }
-                if c == '*' {
-                    if exists(file, rank) {
-                        return err(format!("rank {rank}: '*' on a square that exists"));
-                    }
-                    file += 1;
-                    continue;
-                }
-                if !exists(file, rank) {
-                    return err(format!("rank {rank}: a piece on a hole"));
-                }
-                let Some(&(kind, _)) = KINDS.iter().find(|(_, l)| *l == c.to_ascii_lowercase())
-                else {
-                    return err(format!(
-                        "'{c}' is not a Pagan Chess piece (K W A G P, k w a g p)"
-                    ));
-                };
-                let side = if c.is_ascii_uppercase() {
-                    Side::White
-                } else {
-                    Side::Black
-                };
-                pos.board[usize::from(index(file, rank))] = Some(Piece { kind, side });
-                file += 1;
-            }
-            if file != 7 {
-                return err(format!("rank {rank} has {file} squares, not 7"));
-            }
-        }
+        let frame = geometry();
+        crate::game::read_board(&frame, fields[0], |square, c| {
+            let Some(&(kind, _)) = KINDS.iter().find(|(_, l)| *l == c.to_ascii_lowercase()) else {
+                return Err(format!(
+                    "'{c}' is not a Pagan Chess piece (K W A G P, k w a g p)"
+                ));
+            };
+            let side = if c.is_ascii_uppercase() {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let i = frame.index(square).expect("a square of the frame");
+            pos.board[i] = Some(Piece { kind, side });
+            Ok(())
+        })
+        .map_err(Refusal)?;
         for side in [Side::White, Side::Black] {
             let kings = pos
                 .board
