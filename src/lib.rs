@@ -5,6 +5,7 @@
 //! face of the rules in [`variants`]; [`player`] chooses moves. Only `main.rs` touches stdin and
 //! stdout.
 
+pub mod bench;
 pub mod commit;
 pub mod game;
 pub mod geometry;

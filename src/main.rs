@@ -47,6 +47,15 @@ enum Command {
     Perft(PerftArgs),
     /// Check a sealed-move commitment: exit 0 and print `valid` when it matches.
     Verify(VerifyArgs),
+    /// Search a fixed set of positions to a fixed depth and print a node-count signature.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Args)]
+struct BenchArgs {
+    /// Depth of the alternating searches.
+    #[arg(default_value_t = 3)]
+    depth: u32,
 }
 
 #[derive(Debug, Args)]
@@ -118,6 +127,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => run_replay(&args),
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Verify(args)) => run_verify(&args),
+        Some(Command::Bench(args)) => run_bench(&args),
     }
 }
 
@@ -351,4 +361,27 @@ fn run_verify(args: &VerifyArgs) -> ExitCode {
         );
         ExitCode::FAILURE
     }
+}
+
+fn run_bench(args: &BenchArgs) -> ExitCode {
+    let lines = quill::bench::run(args.depth);
+    let (mut nodes, mut micros) = (0u64, 0u64);
+    for line in &lines {
+        println!(
+            "{:<20} {:<16} {:>10} nodes {:>8} us",
+            line.variant.name(),
+            line.best,
+            line.nodes,
+            line.micros
+        );
+        nodes += line.nodes;
+        micros += line.micros;
+    }
+    println!("Signature: {nodes} nodes");
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        micros as f64 / 1e6,
+        nodes as f64 * 1e6 / micros.max(1) as f64
+    );
+    ExitCode::SUCCESS
 }
