@@ -95,6 +95,7 @@ pub fn run(depth: u32) -> Vec<BenchLine> {
                 limits,
                 &AtomicBool::new(false),
                 &mut Rng::new(1),
+                &mut |_| {},
             )
             .expect("a bench position has a move");
             BenchLine {

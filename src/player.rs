@@ -44,6 +44,9 @@ impl Choice {
 /// Chooses a move for `side` in `game`, restricted to `allowed` when it is non-empty (moves
 /// outside the legal list are ignored), within `limits` or until `stop`. `None` when the game
 /// is over or nothing is allowed.
+///
+/// `progress` hears about each completed iteration of a deepening search (not about the final
+/// answer, which is returned).
 pub fn choose(
     game: &Game,
     side: Side,
@@ -51,14 +54,15 @@ pub fn choose(
     limits: Limits,
     stop: &AtomicBool,
     rng: &mut Rng,
+    progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     if game.outcome().is_some() {
         return None;
     }
     match game {
         Game::Apocalypse(p) => choose_sealed(p, side, allowed, rng),
-        Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop),
-        Game::Pagan(p) => choose_alternating(p, allowed, limits, stop),
+        Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop, progress),
+        Game::Pagan(p) => choose_alternating(p, allowed, limits, stop, progress),
     }
 }
 
@@ -68,18 +72,20 @@ fn choose_alternating<P: Searchable>(
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
+    progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let started = Instant::now();
-    let found = search::search(pos, allowed, limits, stop)?;
-    Some(Choice {
+    let as_choice = |found: &search::Found| Choice {
         strategy: Vec::new(),
         value: 1.0 / (1.0 + 10f64.powf(-f64::from(found.score) / 400.0)),
         nodes: found.nodes,
         depth: found.depth,
         micros: started.elapsed().as_micros() as u64,
         pv: found.pv.iter().map(ToString::to_string).collect(),
-        mv: found.mv,
-    })
+        mv: found.mv.clone(),
+    };
+    let found = search::search(pos, allowed, limits, stop, &mut |f| progress(as_choice(f)))?;
+    Some(as_choice(&found))
 }
 
 /// Static evaluation of an Apocalypse position for White, 0 … 1.

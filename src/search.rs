@@ -165,12 +165,13 @@ impl Searcher<'_> {
 
 /// Searches by iterative deepening until a limit or `stop`, among the `allowed` turns when that
 /// is not empty; `None` when the game is over or there is no move. At least depth 1 is always
-/// completed.
+/// completed. `report` hears about every completed iteration.
 pub fn search<P: Searchable>(
     pos: &P,
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
+    report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
     if pos.terminal().is_some() {
         return None;
@@ -217,6 +218,7 @@ pub fn search<P: Searchable>(
                 nodes: s.nodes,
                 pv: line,
             };
+            report(&found);
         }
         if s.aborted || score.abs() >= WIN - 1000 {
             break;

@@ -33,7 +33,7 @@ pub(super) struct State {
     force: bool,
     /// The side the engine plays (in a sealed game: the side `sealed` named).
     engine_side: Side,
-    post: bool,
+    pub(super) post: bool,
     analyze: bool,
     /// Whether the engine already answered the current sealed turn.
     answered: bool,

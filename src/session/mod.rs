@@ -29,6 +29,8 @@ pub enum Input {
 /// What a worker thread reports.
 #[derive(Debug)]
 pub enum SearchEvent {
+    /// The worker with this tag has completed an iteration of its search.
+    Info(u64, Box<crate::player::Choice>),
     /// The worker with this tag has finished; its result is taken by joining it.
     Finished(u64),
 }
@@ -106,6 +108,22 @@ impl Session {
                 let mut out = Vec::new();
                 self.halt(true, &mut out);
                 self.finished = true;
+                out
+            }
+            Input::Search(SearchEvent::Info(id, choice)) => {
+                let mut out = Vec::new();
+                if let Some((worker, purpose)) = &self.worker
+                    && worker.id() == id
+                {
+                    match purpose {
+                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice)),
+                        Purpose::CecpMove | Purpose::CecpAnalyze => {
+                            let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
+                            self.cecp_thinking(&choice, show, &mut out);
+                        }
+                        Purpose::CecpHint | Purpose::Perft => {}
+                    }
+                }
                 out
             }
             Input::Search(SearchEvent::Finished(id)) => {

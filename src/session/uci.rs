@@ -240,7 +240,7 @@ fn limits_of(params: &GoParams, side: Side) -> Limits {
 }
 
 /// The `info` line of a finished search: depth, score, nodes, time and principal line.
-fn info_line(choice: &Choice) -> String {
+pub(super) fn info_line(choice: &Choice) -> String {
     let pv = if choice.pv.is_empty() {
         choice.mv.to_string()
     } else {

@@ -65,7 +65,9 @@ impl Worker {
         let handle = thread::Builder::new()
             .name(format!("worker-{id}"))
             .spawn(move || {
-                let outcome = run(job, &game, rng, &flag);
+                let outcome = run(job, &game, rng, &flag, &mut |choice| {
+                    let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
+                });
                 // The driver may be gone (session ending): nothing to tell then.
                 let _ = events.send(Input::Search(SearchEvent::Finished(id)));
                 outcome
@@ -95,14 +97,20 @@ impl Worker {
     }
 }
 
-fn run(job: Job, game: &Game, mut rng: Rng, stop: &AtomicBool) -> Outcome {
+fn run(
+    job: Job,
+    game: &Game,
+    mut rng: Rng,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(Choice),
+) -> Outcome {
     match job {
         Job::Think {
             side,
             allowed,
             limits,
         } => {
-            let choice = player::choose(game, side, &allowed, limits, stop, &mut rng);
+            let choice = player::choose(game, side, &allowed, limits, stop, &mut rng, progress);
             Outcome::Think(choice, rng)
         }
         Job::Perft(depth) => Outcome::Perft(game.perft_divide_until(depth, stop)),
