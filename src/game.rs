@@ -446,6 +446,29 @@ pub fn read_board(
     Ok(())
 }
 
+/// Splits a FEN into its fields: the board and at most `max - 1` more.
+///
+/// # Errors
+/// When there is no field or more than `max`.
+pub fn fen_fields(fen: &str, max: usize) -> Result<Vec<&str>, String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() || fields.len() > max {
+        return Err(format!("expected 1 to {max} fields, got {}", fields.len()));
+    }
+    Ok(fields)
+}
+
+/// The squares of a bitboard, lowest index first.
+pub fn bits(mut board: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (board != 0).then(|| {
+            let sq = board.trailing_zeros() as u8;
+            board &= board - 1;
+            sq
+        })
+    })
+}
+
 /// FEN fields 2 to 6, which every variant reads alike: side to move, castling and en passant
 /// (always `-` here), a halfmove-style counter and the move (or turn) number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::game::bits;
 use crate::geometry::{Geometry, Square};
 use crate::notation::WireMove;
 use crate::variant::Side;
@@ -257,11 +258,7 @@ impl Position {
     /// # Errors
     /// A message naming the first bad field.
     pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
-        let err = |m: String| Err(FenError(m));
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() || fields.len() > 7 {
-            return err(format!("expected 1 to 7 fields, got {}", fields.len()));
-        }
+        let fields = crate::game::fen_fields(fen, 7).map_err(FenError)?;
         let mut pos = Position {
             rules,
             footmen: [0; 2],
@@ -380,33 +377,23 @@ impl Position {
                 } else {
                     // Classic with two horsemen: redeploy to a square vacant once the footman
                     // has left, not on the far rank.
-                    let mut r = (!occ | 1 << from) & ALL & !far;
-                    while r != 0 {
-                        let q = r.trailing_zeros();
-                        r &= r - 1;
-                        out.push(Move {
-                            from: from as u8,
-                            to: to as u8,
-                            redeploy: q as u8,
-                        });
-                    }
+                    let vacant = (!occ | 1 << from) & ALL & !far;
+                    out.extend(bits(u64::from(vacant)).map(|q| Move {
+                        from: from as u8,
+                        to: to as u8,
+                        redeploy: q,
+                    }));
                 }
             }
         }
-        let mut h = self.horsemen[s];
-        while h != 0 {
-            let from = h.trailing_zeros();
-            h &= h - 1;
-            let mut t = KNIGHT[from as usize] & !own;
-            while t != 0 {
-                let to = t.trailing_zeros();
-                t &= t - 1;
-                out.push(Move {
-                    from: from as u8,
-                    to: to as u8,
+        for from in bits(u64::from(self.horsemen[s])) {
+            out.extend(
+                bits(u64::from(KNIGHT[usize::from(from)] & !own)).map(|to| Move {
+                    from,
+                    to,
                     redeploy: NONE,
-                });
-            }
+                }),
+            );
         }
     }
 

@@ -6,6 +6,7 @@
 //! move of one own supporter: a jump to any vacant border square (Gladiator) or a non-capturing
 //! FIDE move (Brawl).
 
+use crate::game::bits;
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Leg, WireMove};
 use crate::variant::Side;
@@ -252,10 +253,7 @@ impl Position {
     /// A message naming the first bad field or piece.
     pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
         let err = |m: String| Err(FenError(m));
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() || fields.len() > 6 {
-            return err(format!("expected 1 to 6 fields, got {}", fields.len()));
-        }
+        let fields = crate::game::fen_fields(fen, 6).map_err(FenError)?;
         let mut pos = Position {
             rules,
             kinds: [0; 6],
@@ -632,17 +630,6 @@ impl Position {
     pub fn quiet(&self) -> u32 {
         self.quiet
     }
-}
-
-/// The squares of a bitboard, lowest first.
-fn bits(mut board: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (board != 0).then(|| {
-            let sq = board.trailing_zeros() as u8;
-            board &= board - 1;
-            sq
-        })
-    })
 }
 
 fn sq_name(i: u8) -> String {

@@ -255,10 +255,7 @@ impl Position {
     /// A [`Refusal`] naming the fault.
     pub fn from_fen(fen: &str) -> Result<Position, Refusal> {
         let err = |m: String| Err(Refusal(m));
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() || fields.len() > 6 {
-            return err(format!("expected 1 to 6 fields, got {}", fields.len()));
-        }
+        let fields = crate::game::fen_fields(fen, 6).map_err(Refusal)?;
         let mut pos = Position {
             board: [None; SQUARES],
             to_move: Side::White,
