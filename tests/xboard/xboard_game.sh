@@ -8,7 +8,10 @@
 # Needs xboard and Xvfb (.ci/run installs them). XBoard plays with -xlegal (the pawns' borrowed
 # moves and the supporters' jumps are beyond its move generator) and adjudicates a draw after 30
 # of its moves: 60 plies, a whole number of three-ply turns (protocol-docs/cecp.md), so the game
-# always ends between turns. Quill searches 2 plies deep, so the game takes seconds.
+# always ends between turns. Quill searches 2 plies deep within 40 s a game per engine (it spends
+# at most a thirtieth of what is left on a move), so a slow or loaded machine still finishes the
+# game in well under the harness's timeout: with 10 minutes a side, one CI run spent 4 s and more on
+# some Brawl moves and ran out of wall time.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 VARIANT=$1
@@ -25,7 +28,7 @@ check() {  # check "description" command...
 rm -f "$OUT/first.log" "$OUT/second.log" "$OUT/pos.fen"
 XB_TIMEOUT=${XB_TIMEOUT:-240} "$HERE/xboard_headless.sh" "$OUT" \
   "$QUILL --log $OUT/first.log" "$QUILL --log $OUT/second.log" -- \
-  -variant "$VARIANT" -xlegal -tc 10 -inc 1 -depth 2 -adjudicateDrawMoves 30 \
+  -variant "$VARIANT" -xlegal -tc 0:40 -inc 0 -depth 2 -adjudicateDrawMoves 30 \
   -savePositionFile "$OUT/pos.fen"
 rc=$?
 PGN=$OUT/game.pgn; DBG=$OUT/xboard.debug
