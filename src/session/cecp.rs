@@ -30,6 +30,8 @@ pub(super) struct State {
     handshake: Handshake,
     /// Whether the GUI accepted the sealed-move extension.
     sealed_accepted: bool,
+    /// The GUI accepted `turns=1`: multi-part turns travel as one token, not in plies.
+    turns_accepted: bool,
     force: bool,
     /// The side the engine plays (in a sealed game: the side `sealed` named).
     engine_side: Side,
@@ -88,6 +90,7 @@ impl Default for State {
         State {
             handshake: Handshake::NotStarted,
             sealed_accepted: false,
+            turns_accepted: false,
             force: false,
             engine_side: Side::Black,
             post: false,
@@ -121,6 +124,9 @@ impl Session {
                 self.cecp.sealed_accepted = matches!(command, CecpCommand::Accepted(_));
                 self.finish_handshake(out);
             }
+            CecpCommand::Accepted(f) | CecpCommand::Rejected(f) if f == "turns" => {
+                self.cecp.turns_accepted = matches!(command, CecpCommand::Accepted(_));
+            }
             CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
             _ => {
                 self.finish_handshake(out);
@@ -143,7 +149,7 @@ impl Session {
             .collect();
         out.push(
             "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 san=0 colors=0 time=1 \
-             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1"
+             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1 turns=1"
                 .to_string(),
         );
         out.push(format!(
@@ -279,7 +285,7 @@ impl Session {
                 }
             }
             CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
-                if self.core.variant().xboard_plies() {
+                if self.in_plies() {
                     self.cecp_ply(turn, out);
                 } else {
                     self.cecp_turn(turn, out);
@@ -413,6 +419,12 @@ impl Session {
         self.cecp.answered = false;
         self.cecp.excluded.clear();
         self.cecp.plies = Plies::Idle;
+    }
+
+    /// Whether this variant's turns are shown to the GUI in XBoard plies: a variant with
+    /// multi-part turns, unless the GUI accepted `turns=1` (as `quill match` does).
+    fn in_plies(&self) -> bool {
+        self.core.variant().xboard_plies() && !self.cecp.turns_accepted
     }
 
     /// One XBoard ply of a multi-part turn (see plies.rs).
@@ -560,7 +572,7 @@ impl Session {
             },
             |digest| format!("commit {digest}"),
         );
-        if alternating && self.core.variant().xboard_plies() {
+        if alternating && self.in_plies() {
             // XBoard is shown the turn in plies: P1 now, P3 once the opponent's P2 arrives.
             if let Some((p1, p3)) = plies::split(self.core.game(), &choice.mv) {
                 out.push(format!("move {p1}"));
