@@ -15,6 +15,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use log::{debug, warn};
 
+mod match_cli;
+
 use quill::session::{Input, Session};
 use quill::transcript::{self, External, InProcess, Logger, Options, Transport};
 
@@ -49,6 +51,10 @@ enum Command {
     Verify(VerifyArgs),
     /// Search a fixed set of positions to a fixed depth and print a node-count signature.
     Bench(BenchArgs),
+    /// Referee games between two engines (or an engine and you), with Quill's rules.
+    Match(match_cli::MatchArgs),
+    /// Sum up the results files of a match's shards.
+    Merge(match_cli::MergeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -86,7 +92,7 @@ struct VerifyArgs {
     nonce: String,
 }
 
-fn parse_variant(name: &str) -> Result<quill::variant::Variant, String> {
+pub(crate) fn parse_variant(name: &str) -> Result<quill::variant::Variant, String> {
     quill::variant::Variant::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = quill::variant::Variant::ALL
             .iter()
@@ -128,6 +134,8 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Verify(args)) => run_verify(&args),
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Match(args)) => match_cli::run_match(&args),
+        Some(Command::Merge(args)) => match_cli::run_merge(&args),
     }
 }
 

@@ -1,0 +1,1270 @@
+//! One refereed game: the referee keeps its own position with Quill's rules, asks the seats for
+//! their moves (both at once in a sealed game), checks every answer, runs the clocks, and
+//! records the game. It never trusts a claim: a move that does not parse, an illegal move, a
+//! crash, a silence past the clock, a false claim or a move out of turn forfeits the game.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::commit;
+use crate::game::{Game, Outcome};
+use crate::notation::{Turn, WireMove, parse_move};
+use crate::variant::{Side, Variant};
+
+use super::engine::{Event, Meaning, Process, Said, meaning};
+use super::results::{GameRecord, GameResult};
+use super::seat::{Dialect, EngineSpec, Limits, Seat};
+
+/// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
+const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// Most unrecognised lines an engine may print while thinking before it forfeits for garbage.
+const MAX_GARBAGE: usize = 100;
+
+/// When the referee ends a game that the rules have not ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// After this many turns the game is drawn.
+    pub max_turns: u32,
+    /// A position (counters aside) seen this many times draws; 0: never.
+    pub repetitions: u32,
+    /// `(cp, n)`: a player whose own score is at most `-cp` for `n` of its moves in a row loses.
+    pub resign: Option<(i32, u32)>,
+    /// `(after, cp, n)`: from turn `after`, when both players' scores stay within `cp` of 0 for
+    /// `n` turns in a row, the game is drawn.
+    pub draw: Option<(u32, i32, u32)>,
+}
+
+/// What a game starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Its id in the results file (`-` for the start position).
+    pub id: String,
+    /// The start FEN, or `None` for the variant's start position.
+    pub fen: Option<String>,
+}
+
+/// Everything one game needs besides its seats.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// The variant.
+    pub variant: Variant,
+    /// The game's index in the match.
+    pub index: u32,
+    /// Its pair (the two games of a pair share the opening).
+    pub pair: u32,
+    /// The opening.
+    pub opening: Opening,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// How far past its clock an engine may answer before it forfeits.
+    pub margin: Duration,
+    /// How long an engine with no clock and no time per move (depth or node limits) may think.
+    pub move_timeout: Duration,
+    /// Where to write the dialogue (`> ` sent, `< ` received, per seat), if anywhere.
+    pub log: Option<PathBuf>,
+    /// The PGN `Event` tag.
+    pub event: String,
+}
+
+/// A finished game: its results-file record and its PGN.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// The record.
+    pub record: GameRecord,
+    /// The game in PGN.
+    pub pgn: String,
+}
+
+/// The terminal of a human seat: lines typed, and where the referee writes to the person.
+#[derive(Clone)]
+pub struct Terminal {
+    /// Lines typed by the person (`None` at end of input).
+    pub input: Arc<Mutex<Receiver<Option<String>>>>,
+    /// What the person is shown.
+    pub output: Arc<Mutex<dyn Write + Send>>,
+}
+
+impl Terminal {
+    /// The terminal of this process: standard input read on a thread, standard output.
+    pub fn stdio() -> Terminal {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let stdin = std::io::stdin();
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match stdin.read_line(&mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        if tx.send(Some(line.trim().to_string())).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Terminal {
+            input: Arc::new(Mutex::new(rx)),
+            output: Arc::new(Mutex::new(std::io::stdout())),
+        }
+    }
+
+    /// A terminal that nobody types at (a seat that could not be set up).
+    fn none() -> Terminal {
+        let (_, rx) = mpsc::channel();
+        Terminal {
+            input: Arc::new(Mutex::new(rx)),
+            output: Arc::new(Mutex::new(std::io::sink())),
+        }
+    }
+
+    fn say(&self, text: &str) {
+        if let Ok(mut out) = self.output.lock() {
+            let _ = writeln!(out, "{text}");
+            let _ = out.flush();
+        }
+    }
+
+    fn read(&self) -> Option<String> {
+        self.input.lock().ok()?.recv().ok().flatten()
+    }
+}
+
+/// Why a seat lost the game outright.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Forfeit {
+    seat: usize,
+    why: String,
+    termination: &'static str,
+}
+
+fn forfeit(seat: usize, why: impl Into<String>) -> Forfeit {
+    Forfeit {
+        seat,
+        why: why.into(),
+        termination: "rules infraction",
+    }
+}
+
+/// A seat's clock.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    limits: Limits,
+    left: Duration,
+    moves: u32,
+}
+
+impl Clock {
+    fn new(limits: Limits) -> Clock {
+        Clock {
+            limits,
+            left: limits.clock.map_or(Duration::ZERO, |c| c.base),
+            moves: 0,
+        }
+    }
+
+    /// How long the seat may take before it is out of time or considered hung.
+    fn allowance(&self, margin: Duration, move_timeout: Duration) -> Duration {
+        match (self.limits.clock, self.limits.movetime) {
+            (Some(_), Some(t)) => self.left.min(t) + margin,
+            (Some(_), None) => self.left + margin,
+            (None, Some(t)) => t + margin,
+            (None, None) => move_timeout,
+        }
+    }
+
+    /// Charges a move; `false` when the player overstepped its clock.
+    fn charge(&mut self, used: Duration, margin: Duration) -> bool {
+        let Some(c) = self.limits.clock else {
+            return true;
+        };
+        if used > self.left + margin {
+            return false;
+        }
+        self.left = self.left.saturating_sub(used) + c.inc;
+        self.moves += 1;
+        if c.moves > 0 && self.moves.is_multiple_of(c.moves) {
+            self.left += c.base;
+        }
+        true
+    }
+
+    fn moves_to_go(&self) -> Option<u32> {
+        self.limits
+            .clock
+            .filter(|c| c.moves > 0)
+            .map(|c| c.moves - self.moves % c.moves)
+    }
+}
+
+/// The events of a game, buffered per seat so that one seat can be waited for while the other's
+/// lines are kept in order.
+struct Inbox {
+    rx: Receiver<Event>,
+    pending: [VecDeque<Event>; 2],
+    log: Option<File>,
+}
+
+impl Inbox {
+    /// The next event of `seat` before `deadline`.
+    fn next_from(&mut self, seat: usize, deadline: Instant) -> Option<Event> {
+        if let Some(e) = self.pending[seat].pop_front() {
+            return Some(e);
+        }
+        loop {
+            let e = self.recv(deadline)?;
+            if e.seat == seat {
+                return Some(e);
+            }
+            self.pending[e.seat].push_back(e);
+        }
+    }
+
+    /// The next event of either seat before `deadline`.
+    fn next_any(&mut self, deadline: Instant) -> Option<Event> {
+        for q in &mut self.pending {
+            if let Some(e) = q.pop_front() {
+                return Some(e);
+            }
+        }
+        self.recv(deadline)
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Option<Event> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(wait) {
+            Ok(e) => {
+                if let (Some(log), Said::Line(line)) = (&mut self.log, &e.said) {
+                    let _ = writeln!(log, "{} < {line}", e.seat);
+                }
+                Some(e)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+}
+
+/// A seat during a game.
+enum Player {
+    Engine(EnginePlayer),
+    Human(String, Terminal),
+}
+
+/// An engine during a game.
+struct EnginePlayer {
+    spec: EngineSpec,
+    seat: usize,
+    process: Process,
+    log: Option<File>,
+    /// CECP: `usermove=1` was offered.
+    usermove: bool,
+    /// UCI: the engine lists `UCI_Variant`.
+    variant_option: bool,
+    /// UCI: the engine lists `SealedCommit`; CECP: it offered the option.
+    commit_option: bool,
+    /// The last score it reported while thinking.
+    score: Option<i32>,
+}
+
+impl EnginePlayer {
+    fn send(&mut self, line: &str) -> bool {
+        if let Some(log) = &mut self.log {
+            let _ = writeln!(log, "{} > {line}", self.seat);
+        }
+        self.process.send(line)
+    }
+
+    fn crashed(&mut self, what: &str) -> Forfeit {
+        // Give the process a moment to be reaped, for its exit status.
+        let until = Instant::now() + Duration::from_millis(200);
+        while self.process.exit_status().is_none() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let status = self
+            .process
+            .exit_status()
+            .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+        forfeit(self.seat, format!("{} {status} {what}", self.spec.name))
+    }
+
+    /// Reads lines of this engine until `want` accepts one, before `deadline`.
+    fn wait_for<T>(
+        &mut self,
+        inbox: &mut Inbox,
+        deadline: Instant,
+        what: &str,
+        mut want: impl FnMut(&mut EnginePlayer, Meaning) -> Option<T>,
+    ) -> Result<T, Forfeit> {
+        loop {
+            let Some(event) = inbox.next_from(self.seat, deadline) else {
+                return Err(forfeit(
+                    self.seat,
+                    format!("{} did not answer in time ({what})", self.spec.name),
+                ));
+            };
+            match event.said {
+                Said::Closed => return Err(self.crashed(what)),
+                Said::Line(line) => {
+                    let m = meaning(self.spec.dialect, &line);
+                    if let Some(t) = want(self, m) {
+                        return Ok(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts the engine's session: the handshake, the options, the variant.
+    fn start(
+        &mut self,
+        inbox: &mut Inbox,
+        variant: Variant,
+        wants_commit: bool,
+    ) -> Result<(), Forfeit> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let name = self.spec.name.clone();
+        match self.spec.dialect {
+            Dialect::Uci => {
+                self.send("uci");
+                self.wait_for(inbox, deadline, "uciok", |e, m| match m {
+                    Meaning::UciOk => Some(()),
+                    Meaning::OptionName(o) => {
+                        e.variant_option |= o.eq_ignore_ascii_case("UCI_Variant");
+                        e.commit_option |= o.eq_ignore_ascii_case("SealedCommit");
+                        None
+                    }
+                    _ => None,
+                })?;
+                if self.variant_option {
+                    self.send(&format!("setoption name UCI_Variant value {variant}"));
+                }
+                for (k, v) in self.spec.options.clone() {
+                    self.send(&format!("setoption name {k} value {v}"));
+                }
+                if wants_commit && self.commit_option {
+                    self.send("setoption name SealedCommit value true");
+                }
+                self.send("ucinewgame");
+                self.send("isready");
+                self.wait_for(inbox, deadline, "readyok", |_, m| {
+                    (m == Meaning::ReadyOk).then_some(())
+                })?;
+            }
+            Dialect::Cecp => {
+                self.send("xboard");
+                self.send("protover 2");
+                let mut variants: Option<String> = None;
+                let mut sealed = false;
+                let mut done = false;
+                // The features may come in several lines; `done=0` suspends the timer.
+                let mut until = Instant::now() + Duration::from_secs(2);
+                while !done {
+                    let Some(event) = inbox.next_from(self.seat, until) else {
+                        break;
+                    };
+                    let line = match event.said {
+                        Said::Closed => return Err(self.crashed("during the handshake")),
+                        Said::Line(l) => l,
+                    };
+                    if let Meaning::Features(pairs) = meaning(Dialect::Cecp, &line) {
+                        for (k, v) in pairs {
+                            let accept = !(k == "san" && v == "1");
+                            match k.as_str() {
+                                "done" if v == "0" => until = deadline,
+                                "done" => done = true,
+                                "variants" => variants = Some(v.clone()),
+                                "sealed" => sealed = v == "1",
+                                "usermove" => self.usermove = v == "1",
+                                "option" => {
+                                    self.commit_option |= v.starts_with("SealedCommit ");
+                                }
+                                _ => {}
+                            }
+                            if k != "done" {
+                                let word = if accept { "accepted" } else { "rejected" };
+                                self.send(&format!("{word} {k}"));
+                            }
+                        }
+                    }
+                }
+                let offered = variants.as_deref().is_some_and(|list| {
+                    list.split(',').any(|v| v.trim() == variant.name())
+                });
+                if variant != Variant::DEFAULT && !offered {
+                    return Err(forfeit(
+                        self.seat,
+                        format!("{name} does not offer the variant {variant}"),
+                    ));
+                }
+                if variant.is_sealed() && !sealed {
+                    return Err(forfeit(
+                        self.seat,
+                        format!("{name} does not offer sealed moves (feature sealed=1)"),
+                    ));
+                }
+                self.send("new");
+                self.send(&format!("variant {variant}"));
+                self.send("force");
+                for (k, v) in self.spec.options.clone() {
+                    self.send(&format!("option {k}={v}"));
+                }
+                if wants_commit && self.commit_option {
+                    self.send("option SealedCommit=1");
+                }
+                self.send("post");
+                self.send("easy");
+                let limits = self.spec.limits;
+                if let Some(c) = limits.clock {
+                    let secs = c.base.as_secs();
+                    self.send(&format!(
+                        "level {} {}:{:02} {}",
+                        c.moves,
+                        secs / 60,
+                        secs % 60,
+                        trimmed(c.inc.as_secs_f64())
+                    ));
+                }
+                if let Some(t) = limits.movetime {
+                    self.send(&format!("st {}", trimmed(t.as_secs_f64())));
+                }
+                if let Some(d) = limits.depth {
+                    self.send(&format!("sd {d}"));
+                }
+                self.send("ping 1");
+                self.wait_for(inbox, deadline, "pong", |_, m| {
+                    matches!(m, Meaning::Pong(_)).then_some(())
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn trimmed(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The state of a game being played.
+struct Table {
+    setup: GameSetup,
+    game: Game,
+    turns: Vec<Turn>,
+    comments: Vec<Option<String>>,
+    clocks: [Clock; 2],
+    players: Vec<Player>,
+    inbox: Inbox,
+    names: [String; 2],
+    /// Consecutive moves of each seat with a losing score (resign adjudication).
+    losing: [u32; 2],
+    /// Consecutive turns with both scores near 0 (draw adjudication).
+    quiet: u32,
+    /// How often each position has been seen (repetition adjudication).
+    seen: std::collections::HashMap<String, u32>,
+}
+
+/// A position's identity for repetitions: its FEN without the move counters (the fields that
+/// are plain numbers), so that penalties and the side to move still count.
+fn repetition_key(game: &Game) -> String {
+    game.fen()
+        .split_whitespace()
+        .filter(|f| !f.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Plays one game between `seats[0]` (White) and `seats[1]` (Black).
+pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -> GameReport {
+    let (tx, rx) = mpsc::channel();
+    let log = setup.log.as_ref().and_then(|p| File::create(p).ok());
+    let inbox = Inbox {
+        rx,
+        pending: [VecDeque::new(), VecDeque::new()],
+        log: log.as_ref().and_then(|f| f.try_clone().ok()),
+    };
+    let names = [seats[0].name().to_string(), seats[1].name().to_string()];
+    let game = match &setup.opening.fen {
+        Some(fen) => Game::from_fen(setup.variant, fen),
+        None => Ok(Game::start(setup.variant)),
+    };
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => {
+            // A bad opening is the match's fault: record a draw that says so.
+            let record = record(setup, &names, GameResult::Draw, 0, format!("bad opening: {e}"));
+            return GameReport {
+                pgn: String::new(),
+                record,
+            };
+        }
+    };
+    let mut players = Vec::new();
+    let mut failed: Option<Forfeit> = None;
+    for (i, seat) in seats.iter().enumerate() {
+        match seat {
+            Seat::Engine(spec) => match Process::spawn(spec, i, tx.clone()) {
+                Ok(process) => players.push(Player::Engine(EnginePlayer {
+                    spec: spec.clone(),
+                    seat: i,
+                    process,
+                    log: log.as_ref().and_then(|f| f.try_clone().ok()),
+                    usermove: false,
+                    variant_option: false,
+                    commit_option: false,
+                    score: None,
+                })),
+                Err(e) => {
+                    failed.get_or_insert(forfeit(i, format!("{} could not start: {e}", spec.name)));
+                    players.push(Player::Human(String::new(), Terminal::none()));
+                }
+            },
+            Seat::Human { name } => match terminal {
+                Some(t) => players.push(Player::Human(name.clone(), t.clone())),
+                None => {
+                    failed.get_or_insert(forfeit(i, "no terminal for a human seat"));
+                    players.push(Player::Human(name.clone(), Terminal::none()));
+                }
+            },
+        }
+    }
+    drop(tx);
+    let human_present = players.iter().any(|p| matches!(p, Player::Human(..)));
+    let mut table = Table {
+        setup: setup.clone(),
+        game,
+        turns: Vec::new(),
+        comments: Vec::new(),
+        clocks: [
+            Clock::new(seat_limits(seats[0])),
+            Clock::new(seat_limits(seats[1])),
+        ],
+        players,
+        inbox,
+        names,
+        losing: [0, 0],
+        quiet: 0,
+        seen: std::collections::HashMap::new(),
+    };
+    let ended = match failed {
+        Some(f) => Err(Stop::Forfeit(f)),
+        None => table
+            .start_all(human_present)
+            .map_err(Stop::Forfeit)
+            .and_then(|()| table.run()),
+    };
+    table.finish(ended)
+}
+
+fn seat_limits(seat: &Seat) -> Limits {
+    match seat {
+        Seat::Engine(e) => e.limits,
+        Seat::Human { .. } => Limits::default(),
+    }
+}
+
+fn record(
+    setup: &GameSetup,
+    names: &[String; 2],
+    result: GameResult,
+    plies: u32,
+    reason: String,
+) -> GameRecord {
+    GameRecord {
+        game: setup.index,
+        pair: setup.pair,
+        white: names[0].clone(),
+        black: names[1].clone(),
+        result,
+        plies,
+        opening: setup.opening.id.clone(),
+        reason,
+    }
+}
+
+/// How the game ended, when the rules did not end it: a forfeit or an adjudication.
+enum Stop {
+    Forfeit(Forfeit),
+    Adjudicated(Outcome),
+}
+
+impl From<Forfeit> for Stop {
+    fn from(f: Forfeit) -> Stop {
+        Stop::Forfeit(f)
+    }
+}
+
+impl Table {
+    fn start_all(&mut self, human_present: bool) -> Result<(), Forfeit> {
+        let variant = self.setup.variant;
+        let fen = self.setup.opening.fen.clone();
+        let sealed = variant.is_sealed();
+        for i in 0..2 {
+            let Player::Engine(e) = &mut self.players[i] else {
+                continue;
+            };
+            e.start(&mut self.inbox, variant, sealed && human_present)?;
+            if e.spec.dialect == Dialect::Cecp {
+                if let Some(fen) = &fen {
+                    e.send(&format!("setboard {fen}"));
+                }
+                if sealed {
+                    let side = if i == 0 { "white" } else { "black" };
+                    e.send(&format!("sealed {side}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self) -> Result<(), Stop> {
+        loop {
+            if self.game.outcome().is_some() {
+                return Ok(());
+            }
+            let times = self.seen.entry(repetition_key(&self.game)).or_insert(0);
+            *times += 1;
+            let limit = self.setup.adjudication.repetitions;
+            if limit > 0 && *times >= limit {
+                return Err(Stop::Adjudicated(Outcome {
+                    winner: None,
+                    reason: format!("adjudicated: the same position {limit} times"),
+                }));
+            }
+            let played = u32::try_from(self.turns.len()).unwrap_or(u32::MAX);
+            if played >= self.setup.adjudication.max_turns {
+                return Err(Stop::Adjudicated(Outcome {
+                    winner: None,
+                    reason: format!("adjudicated: turn cap of {played} turns reached"),
+                }));
+            }
+            match self.game.side_to_move() {
+                Some(side) => self.alternating_turn(side.index())?,
+                None => self.sealed_turn()?,
+            }
+            self.adjudicate()?;
+        }
+    }
+
+    /// The UCI `position` command of the game so far.
+    fn position(&self) -> String {
+        let mut s = match &self.setup.opening.fen {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_string(),
+        };
+        if !self.turns.is_empty() {
+            s.push_str(" moves");
+            for t in &self.turns {
+                s.push(' ');
+                s.push_str(&t.to_string());
+            }
+        }
+        s
+    }
+
+    /// The UCI `go` limits of seat `i`.
+    fn go_limits(&self, i: usize) -> String {
+        let clock = &self.clocks[i];
+        let mut s = String::new();
+        if let Some(c) = clock.limits.clock {
+            let other = &self.clocks[1 - i];
+            let (w, b) = if i == 0 { (clock, other) } else { (other, clock) };
+            let inc = |c: &Clock| c.limits.clock.map_or(0, |k| k.inc.as_millis());
+            s.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                w.left.as_millis(),
+                b.left.as_millis(),
+                inc(w),
+                inc(b)
+            ));
+            if c.moves > 0 {
+                s.push_str(&format!(" movestogo {}", clock.moves_to_go().unwrap_or(1)));
+            }
+        }
+        if let Some(t) = clock.limits.movetime {
+            s.push_str(&format!(" movetime {}", t.as_millis()));
+        }
+        if let Some(d) = clock.limits.depth {
+            s.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = clock.limits.nodes {
+            s.push_str(&format!(" nodes {n}"));
+        }
+        s
+    }
+
+    /// Asks seat `i` for its move (in a sealed game, for its half of the turn).
+    fn request(&mut self, i: usize) {
+        let position = self.position();
+        let limits = self.go_limits(i);
+        let sealed = self.game.side_to_move().is_none();
+        let times = [self.clocks[0].left, self.clocks[1].left];
+        let has_clock = self.clocks[i].limits.clock.is_some();
+        let Player::Engine(e) = &mut self.players[i] else {
+            return;
+        };
+        e.score = None;
+        match e.spec.dialect {
+            Dialect::Uci => {
+                e.send(&position);
+                let side = if sealed {
+                    if i == 0 { " sealed w" } else { " sealed b" }
+                } else {
+                    ""
+                };
+                e.send(&format!("go{side}{limits}"));
+            }
+            Dialect::Cecp => {
+                if has_clock {
+                    e.send(&format!("time {}", times[i].as_millis() / 10));
+                    e.send(&format!("otim {}", times[1 - i].as_millis() / 10));
+                }
+                e.send("go");
+            }
+        }
+    }
+
+    /// Tells seat `i` a move of its opponent in an alternating game (CECP keeps its own board).
+    fn inform(&mut self, i: usize, mv: &WireMove) {
+        if let Player::Engine(e) = &mut self.players[i]
+            && e.spec.dialect == Dialect::Cecp
+        {
+            let line = if e.usermove {
+                format!("usermove {mv}")
+            } else {
+                mv.to_string()
+            };
+            e.send(&line);
+        }
+    }
+
+    fn engine_name(&self, i: usize) -> &str {
+        &self.names[i]
+    }
+
+    /// What a line of seat `i` means when it was not asked to move: a move or claim forfeits.
+    fn unsolicited(&mut self, i: usize, said: Said) -> Result<(), Forfeit> {
+        let Player::Engine(e) = &mut self.players[i] else {
+            return Ok(());
+        };
+        match said {
+            Said::Closed => Err(e.crashed("while the opponent was thinking")),
+            Said::Line(line) => match meaning(e.spec.dialect, &line) {
+                Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
+                    i,
+                    format!("{} moved out of turn ({m})", self.names[i]),
+                )),
+                Meaning::Claim(r, why) => Err(forfeit(
+                    i,
+                    format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                )),
+                Meaning::Resign => Err(Forfeit {
+                    seat: i,
+                    why: format!("{} resigned", self.names[i]),
+                    termination: "normal",
+                }),
+                Meaning::Refusal(r) => Err(forfeit(
+                    i,
+                    format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                )),
+                _ => Ok(()),
+            },
+        }
+    }
+
+    /// Waits for the answer of seat `i`, asked at `asked`, watching the other seat for lines
+    /// out of turn. Returns the move as written and when it came, or a commitment.
+    fn answer(&mut self, i: usize, asked: Instant, watch_other: bool) -> Result<Answer, Forfeit> {
+        let allowance = self.clocks[i].allowance(self.setup.margin, self.setup.move_timeout);
+        let deadline = asked + allowance;
+        let mut garbage = 0;
+        loop {
+            let event = if watch_other {
+                self.inbox.next_any(deadline)
+            } else {
+                self.inbox.next_from(i, deadline)
+            };
+            let Some(event) = event else {
+                let Player::Engine(e) = &mut self.players[i] else {
+                    unreachable!("humans are not waited for here")
+                };
+                if e.process.exit_status().is_some() {
+                    return Err(e.crashed("while thinking"));
+                }
+                return Err(Forfeit {
+                    seat: i,
+                    why: format!(
+                        "{} did not move within {:.1} s (its clock)",
+                        self.engine_name(i),
+                        allowance.as_secs_f64()
+                    ),
+                    termination: "time forfeit",
+                });
+            };
+            if event.seat != i {
+                self.unsolicited(event.seat, event.said)?;
+                continue;
+            }
+            let Player::Engine(e) = &mut self.players[i] else {
+                unreachable!("humans are not waited for here")
+            };
+            let line = match event.said {
+                Said::Closed => return Err(e.crashed("while thinking")),
+                Said::Line(l) => l,
+            };
+            match meaning(e.spec.dialect, &line) {
+                Meaning::Move(m) => return Ok(Answer::Move(m, event.at)),
+                Meaning::Commit(d) => return Ok(Answer::Commit(d, event.at)),
+                Meaning::Score(s) => e.score = Some(s),
+                Meaning::Claim(r, why) => {
+                    return Err(forfeit(
+                        i,
+                        format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                    ));
+                }
+                Meaning::Resign => {
+                    return Err(Forfeit {
+                        seat: i,
+                        why: format!("{} resigned", self.names[i]),
+                        termination: "normal",
+                    });
+                }
+                Meaning::Refusal(r) => {
+                    return Err(forfeit(
+                        i,
+                        format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                    ));
+                }
+                Meaning::Unknown => {
+                    garbage += 1;
+                    if garbage > MAX_GARBAGE {
+                        return Err(forfeit(
+                            i,
+                            format!("{} printed garbage: {line}", self.names[i]),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Charges seat `i`'s clock for a move that took `used`.
+    fn charge(&mut self, i: usize, used: Duration) -> Result<(), Forfeit> {
+        if self.clocks[i].charge(used, self.setup.margin) {
+            Ok(())
+        } else {
+            Err(Forfeit {
+                seat: i,
+                why: format!(
+                    "{} lost on time ({:.3} s used)",
+                    self.names[i],
+                    used.as_secs_f64()
+                ),
+                termination: "time forfeit",
+            })
+        }
+    }
+
+    /// A move as written by seat `i`; text that is not a move forfeits.
+    fn parse(&self, i: usize, written: &str) -> Result<WireMove, Forfeit> {
+        parse_move(written).ok_or_else(|| {
+            forfeit(
+                i,
+                format!("{} sent garbage for a move: '{written}'", self.names[i]),
+            )
+        })
+    }
+
+    fn alternating_turn(&mut self, i: usize) -> Result<(), Stop> {
+        let mv = if let Player::Human(..) = self.players[i] {
+            self.human_move(i, None)?
+        } else {
+            self.request(i);
+            let asked = Instant::now();
+            let (written, at) = match self.answer(i, asked, true)? {
+                Answer::Move(m, at) => (m, at),
+                Answer::Commit(d, _) => {
+                    return Err(forfeit(
+                        i,
+                        format!(
+                            "{} sent a commitment ({d}) in an alternating game",
+                            self.names[i]
+                        ),
+                    )
+                    .into());
+                }
+            };
+            if let Player::Engine(e) = &mut self.players[i]
+                && e.spec.dialect == Dialect::Cecp
+            {
+                e.send("force");
+            }
+            self.charge(i, at.duration_since(asked))?;
+            self.parse(i, &written)?
+        };
+        let turn = Turn::Single(mv.clone());
+        if let Err(e) = self.game.play(&turn) {
+            return Err(forfeit(i, format!("{} played an illegal move: {e}", self.names[i])).into());
+        }
+        self.turns.push(turn);
+        self.comments.push(None);
+        self.inform(1 - i, &mv);
+        Ok(())
+    }
+
+    fn sealed_turn(&mut self) -> Result<(), Stop> {
+        // Engines are asked first; both think at once. A human answers after the engines have
+        // chosen (and, when they commit, after their commitments are shown).
+        let asked = Instant::now();
+        let mut answers: [Option<Answer>; 2] = [None, None];
+        for i in 0..2 {
+            if matches!(self.players[i], Player::Engine(_)) {
+                self.request(i);
+            }
+        }
+        for i in 0..2 {
+            if matches!(self.players[i], Player::Engine(_)) {
+                answers[i] = Some(self.answer(i, asked, false)?);
+            }
+        }
+        let mut written: [Option<String>; 2] = [None, None];
+        for i in 0..2 {
+            match &answers[i] {
+                Some(Answer::Move(m, at)) => {
+                    self.charge(i, at.duration_since(asked))?;
+                    written[i] = Some(m.clone());
+                }
+                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked))?,
+                None => {}
+            }
+        }
+        // Humans now: they see commitments, never moves.
+        for i in 0..2 {
+            if let Player::Human(..) = self.players[i] {
+                let shown = match &answers[1 - i] {
+                    Some(Answer::Commit(d, _)) => Some(d.clone()),
+                    _ => None,
+                };
+                written[i] = Some(self.human_move(i, Some(shown))?.to_string());
+            }
+        }
+        // Open the commitments: each committer is told the other's move, or its commitment.
+        let mut openings: [Option<(String, String)>; 2] = [None, None];
+        for i in 0..2 {
+            if let Some(Answer::Commit(_, _)) = &answers[i] {
+                let other = match (&answers[1 - i], &written[1 - i]) {
+                    (Some(Answer::Commit(d, _)), _) => d.clone(),
+                    (_, Some(m)) => m.clone(),
+                    _ => unreachable!("the other seat has answered"),
+                };
+                if let Player::Engine(e) = &mut self.players[i] {
+                    e.send(&format!("opponent {other}"));
+                }
+            }
+        }
+        for i in 0..2 {
+            if let Some(Answer::Commit(digest, _)) = answers[i].clone() {
+                let opened = self.opening(i, &digest)?;
+                written[i] = Some(opened.0.clone());
+                openings[i] = Some(opened);
+            }
+        }
+        let [Some(w), Some(b)] = written else {
+            unreachable!("both seats have answered")
+        };
+        let wm = self.parse(0, &w)?;
+        let bm = self.parse(1, &b)?;
+        let turn = Turn::Joint(wm.clone(), bm.clone());
+        let penalties = match self.game.play(&turn) {
+            Ok(p) => p,
+            Err(e) => {
+                let culprit = if matches!(&e, crate::game::GameError::NotAMove(t) if *t == w) {
+                    0
+                } else {
+                    1
+                };
+                return Err(forfeit(
+                    culprit,
+                    format!("{} wrote a move that is not of the variant: {e}", self.names[culprit]),
+                )
+                .into());
+            }
+        };
+        for (i, opened) in openings.iter().enumerate() {
+            if let (Some((mv, nonce)), Some(Answer::Commit(d, _))) = (opened, &answers[i]) {
+                self.tell_humans(&format!(
+                    "{} played {mv}; its commitment is verified: SHA-256 of \
+                     'quill-sealed-v1:{mv}:{nonce}' is {d}",
+                    self.names[i]
+                ));
+            }
+        }
+        let comment = (!penalties.is_empty()).then(|| {
+            penalties
+                .iter()
+                .map(|p| {
+                    let side = if p.side == Side::White { "white" } else { "black" };
+                    format!("penalty {side} {} ({})", p.mv, p.reason)
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
+        if let Some(c) = &comment {
+            self.tell_humans(c);
+        }
+        self.turns.push(turn);
+        self.comments.push(comment);
+        for i in 0..2 {
+            if let Player::Engine(e) = &mut self.players[i]
+                && e.spec.dialect == Dialect::Cecp
+            {
+                e.send("force");
+                e.send(&format!("reveal {wm} {bm}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits for seat `i` to open its commitment `digest`; a wrong opening forfeits.
+    fn opening(&mut self, i: usize, digest: &str) -> Result<(String, String), Forfeit> {
+        let deadline = Instant::now() + self.setup.margin + Duration::from_secs(5);
+        let name = self.names[i].clone();
+        let Player::Engine(e) = &mut self.players[i] else {
+            unreachable!("only engines commit")
+        };
+        let (mv, nonce) = e.wait_for(&mut self.inbox, deadline, "opening its commitment", |_, m| {
+            match m {
+                Meaning::Opening(mv, nonce) => Some((mv, nonce)),
+                _ => None,
+            }
+        })?;
+        let moved = e.wait_for(&mut self.inbox, deadline, "its move after the opening", |_, m| {
+            match m {
+                Meaning::Move(mv) => Some(mv),
+                _ => None,
+            }
+        })?;
+        if !commit::verify(digest, &mv, &nonce) || moved != mv {
+            return Err(forfeit(
+                i,
+                format!("{name} broke its commitment {digest} (opened {mv} {nonce}, moved {moved})"),
+            ));
+        }
+        Ok((mv, nonce))
+    }
+
+    fn tell_humans(&self, text: &str) {
+        for p in &self.players {
+            if let Player::Human(_, t) = p {
+                t.say(text);
+            }
+        }
+    }
+
+    /// Asks the person at seat `i` for a move until a legal one is typed. In a sealed game
+    /// `commitment` holds the opponent's commitment, when it gave one.
+    fn human_move(&mut self, i: usize, commitment: Option<Option<String>>) -> Result<WireMove, Forfeit> {
+        let Player::Human(name, terminal) = &self.players[i] else {
+            unreachable!("a human seat")
+        };
+        let (name, terminal) = (name.clone(), terminal.clone());
+        let side = if i == 0 { Side::White } else { Side::Black };
+        let legal = self.game.legal_moves(side);
+        terminal.say(&self.game.diagram());
+        terminal.say(&format!("FEN: {}", self.game.fen()));
+        if let Some(shown) = commitment {
+            match shown {
+                Some(d) => terminal.say(&format!(
+                    "{} has sealed its move; commitment {d}",
+                    self.names[1 - i]
+                )),
+                None => terminal.say(&format!("{} has sealed its move", self.names[1 - i])),
+            }
+        }
+        terminal.say(&legal_text(&legal));
+        loop {
+            terminal.say(&format!("{name} ({side:?}), your move (or 'resign'):"));
+            let Some(line) = terminal.read() else {
+                return Err(Forfeit {
+                    seat: i,
+                    why: format!("{name} left the game (end of input)"),
+                    termination: "abandoned",
+                });
+            };
+            if line == "resign" {
+                return Err(Forfeit {
+                    seat: i,
+                    why: format!("{name} resigned"),
+                    termination: "normal",
+                });
+            }
+            match parse_move(&line) {
+                Some(mv) if legal.contains(&mv) => return Ok(mv),
+                Some(_) => terminal.say(&format!("'{line}' is not legal here; try again")),
+                None if line.is_empty() => {}
+                None => terminal.say(&format!("'{line}' is not a move; try again")),
+            }
+        }
+    }
+
+    /// Score-based adjudication, between turns.
+    fn adjudicate(&mut self) -> Result<(), Stop> {
+        if self.game.outcome().is_some() {
+            return Ok(());
+        }
+        let scores: Vec<Option<i32>> = self
+            .players
+            .iter()
+            .map(|p| match p {
+                Player::Engine(e) => e.score,
+                Player::Human(..) => None,
+            })
+            .collect();
+        let movers: Vec<usize> = match self.game.side_to_move() {
+            // The side that just moved is the other one.
+            Some(side) => vec![side.opponent().index()],
+            None => vec![0, 1],
+        };
+        let adj = self.setup.adjudication;
+        if let Some((cp, n)) = adj.resign {
+            for &i in &movers {
+                match scores[i] {
+                    Some(s) if s <= -cp => self.losing[i] += 1,
+                    _ => self.losing[i] = 0,
+                }
+                if self.losing[i] >= n {
+                    let winner = if i == 0 { Side::Black } else { Side::White };
+                    return Err(Stop::Adjudicated(Outcome {
+                        winner: Some(winner),
+                        reason: format!(
+                            "adjudicated: {} scored -{cp} or worse for {n} moves",
+                            self.names[i]
+                        ),
+                    }));
+                }
+            }
+        }
+        if let Some((after, cp, n)) = adj.draw {
+            let near = scores.iter().all(|s| s.is_some_and(|s| s.abs() <= cp));
+            if self.turns.len() >= after as usize && near {
+                self.quiet += 1;
+            } else {
+                self.quiet = 0;
+            }
+            if self.quiet >= n {
+                return Err(Stop::Adjudicated(Outcome {
+                    winner: None,
+                    reason: format!("adjudicated: both scores within {cp} for {n} turns"),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the game: stops the engines and makes the record and PGN.
+    fn finish(mut self, ended: Result<(), Stop>) -> GameReport {
+        let (outcome, termination) = match ended {
+            Ok(()) => (
+                self.game.outcome().unwrap_or(Outcome {
+                    winner: None,
+                    reason: "unfinished".to_string(),
+                }),
+                "normal",
+            ),
+            Err(Stop::Adjudicated(o)) => (o, "adjudication"),
+            Err(Stop::Forfeit(f)) => (
+                Outcome {
+                    winner: Some(if f.seat == 0 { Side::Black } else { Side::White }),
+                    reason: f.why,
+                },
+                f.termination,
+            ),
+        };
+        for p in &mut self.players {
+            if let Player::Engine(e) = p {
+                let quit = "quit";
+                if let Some(log) = &mut e.log {
+                    let _ = writeln!(log, "{} > {quit}", e.seat);
+                }
+                e.process.stop(quit, Duration::from_millis(500));
+            }
+        }
+        self.tell_humans(&format!("game over: {outcome}"));
+        let result = match outcome.winner {
+            Some(Side::White) => GameResult::WhiteWins,
+            Some(Side::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        };
+        let plies = u32::try_from(self.turns.len()).unwrap_or(u32::MAX);
+        let pgn = super::pgn::write(&super::pgn::PgnGame {
+            event: &self.setup.event,
+            round: self.setup.index + 1,
+            white: &self.names[0],
+            black: &self.names[1],
+            variant: self.setup.variant,
+            fen: self.setup.opening.fen.as_deref(),
+            time_controls: [self.clocks[0].limits.pgn(), self.clocks[1].limits.pgn()],
+            turns: &self.turns,
+            comments: &self.comments,
+            sealed: self.setup.variant.is_sealed(),
+            first_mover: self.first_mover(),
+            outcome: &outcome,
+            termination,
+        });
+        GameReport {
+            record: record(&self.setup, &self.names, result, plies, outcome.reason.clone()),
+            pgn,
+        }
+    }
+
+    /// The side to move in the opening position of an alternating game.
+    fn first_mover(&self) -> Option<Side> {
+        let start = match &self.setup.opening.fen {
+            Some(fen) => Game::from_fen(self.setup.variant, fen).ok()?,
+            None => Game::start(self.setup.variant),
+        };
+        start.side_to_move()
+    }
+}
+
+/// Most moves listed in full to a person; beyond this, only the first legs are.
+const MAX_LISTED: usize = 60;
+
+/// The legal moves as shown to a person: all of them when few, else their distinct first legs
+/// (a Gladiator turn has thousands of spellings: the pawn leg, then a supporter's jump).
+fn legal_text(legal: &[WireMove]) -> String {
+    if legal.len() <= MAX_LISTED {
+        let list: Vec<String> = legal.iter().map(ToString::to_string).collect();
+        return format!("legal moves: {}", list.join(" "));
+    }
+    let mut firsts: Vec<String> = Vec::new();
+    for mv in legal {
+        let first = mv.to_string();
+        let first = first.split(',').next().unwrap_or(&first).to_string();
+        if !firsts.contains(&first) {
+            firsts.push(first);
+        }
+    }
+    format!(
+        "legal moves ({} in all; first legs shown, add legs after a comma as the rules allow): {}",
+        legal.len(),
+        firsts.join(" ")
+    )
+}
+
+/// A seat's answer to a request.
+#[derive(Clone, Debug)]
+enum Answer {
+    /// A move as written, and when it arrived.
+    Move(String, Instant),
+    /// A commitment, and when it arrived.
+    Commit(String, Instant),
+}

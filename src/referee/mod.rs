@@ -1,0 +1,543 @@
+//! `quill match`: a referee for engine-vs-engine and human games of every variant Quill knows,
+//! sealed ones included. [`seat`] says who plays, [`engine`] runs an engine and reads its lines,
+//! [`game`] referees one game, [`pgn`] records it, [`results`] keeps the append-only results
+//! file, [`stats`] sums a match up; this module runs a whole match: paired seeded openings,
+//! concurrency, resumption, progress and the summary. The referee's view of each dialect is in
+//! `protocol-docs/referee.md`.
+
+pub mod engine;
+pub mod game;
+pub mod pgn;
+pub mod results;
+pub mod seat;
+pub mod stats;
+
+use std::collections::{HashSet, VecDeque};
+use std::fs::{self, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::thread;
+use std::time::Duration;
+
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::variant::Variant;
+
+use game::{Adjudication, GameReport, GameSetup, Opening, Terminal};
+use results::{GameRecord, ResultsFile};
+use seat::Seat;
+use stats::{Decision, Sprt, Summary};
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The variant.
+    pub variant: Variant,
+    /// The two seats, A first; A plays White in even games.
+    pub seats: [Seat; 2],
+    /// Games in the whole match (over every shard).
+    pub games: u32,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The seed of the random openings.
+    pub seed: u64,
+    /// Random turns played from the start position to make each pair's opening.
+    pub opening_turns: u32,
+    /// Opening FENs (one per pair, in turn) instead of random openings.
+    pub openings: Option<Vec<String>>,
+    /// Adjudication.
+    pub adjudication: Adjudication,
+    /// How far past its clock an engine may answer.
+    pub margin: Duration,
+    /// How long an engine with only a depth or node limit may think.
+    pub move_timeout: Duration,
+    /// The results file.
+    pub results: PathBuf,
+    /// The PGN file, if any.
+    pub pgn: Option<PathBuf>,
+    /// Continue the match recorded in `results`.
+    pub resume: bool,
+    /// Stop early when this test decides.
+    pub sprt: Option<Sprt>,
+    /// A directory for one dialogue log per game.
+    pub log_dir: Option<PathBuf>,
+    /// `(i, n)`: play only the pairs `p` with `p % n == i`.
+    pub shard: (u32, u32),
+}
+
+/// Why a match could not run.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The configuration is inconsistent.
+    Config(String),
+    /// The results file.
+    Results(results::Error),
+    /// Another file.
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Config(m) => f.write_str(m),
+            MatchError::Results(e) => write!(f, "{e}"),
+            MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<results::Error> for MatchError {
+    fn from(e: results::Error) -> MatchError {
+        MatchError::Results(e)
+    }
+}
+
+impl MatchConfig {
+    /// What identifies the match in the results file's header: a resumed file must match.
+    fn signature(&self) -> String {
+        format!(
+            "variant={} a={} b={} games={} seed={} opening-turns={} openings={} shard={}/{}",
+            self.variant,
+            self.seats[0].name(),
+            self.seats[1].name(),
+            self.games,
+            self.seed,
+            self.opening_turns,
+            self.openings.as_ref().map_or(0, Vec::len),
+            self.shard.0,
+            self.shard.1
+        )
+    }
+
+    fn check(&self) -> Result<(), MatchError> {
+        let [a, b] = &self.seats;
+        if a.name() == b.name() {
+            return Err(MatchError::Config(format!(
+                "both seats are named '{}'; give one a name=",
+                a.name()
+            )));
+        }
+        let humans = self.seats.iter().filter(|s| matches!(s, Seat::Human { .. })).count();
+        if humans == 2 {
+            return Err(MatchError::Config("two human seats: the referee needs an engine".into()));
+        }
+        for s in &self.seats {
+            if let Seat::Engine(e) = s
+                && e.dialect == seat::Dialect::Cecp
+                && e.limits.nodes.is_some()
+            {
+                return Err(MatchError::Config(format!(
+                    "seat {}: CECP has no node limit (nodes= is for UCI engines)",
+                    e.name
+                )));
+            }
+        }
+        if self.shard.1 == 0 || self.shard.0 >= self.shard.1 {
+            return Err(MatchError::Config(format!(
+                "shard {}/{}: want I/N with I < N",
+                self.shard.0, self.shard.1
+            )));
+        }
+        if self.games == 0 {
+            return Err(MatchError::Config("a match of 0 games".into()));
+        }
+        Ok(())
+    }
+
+    /// The game indices of this shard, in order.
+    fn schedule(&self) -> Vec<u32> {
+        (0..self.games)
+            .filter(|g| (g / 2) % self.shard.1 == self.shard.0)
+            .collect()
+    }
+
+    /// The opening of a pair: a FEN from the list, or random turns from the start position
+    /// drawn with the match seed and the pair's index (so every shard agrees).
+    pub fn opening(&self, pair: u32) -> Opening {
+        if let Some(list) = self.openings.as_ref().filter(|l| !l.is_empty()) {
+            let k = pair as usize % list.len();
+            return Opening {
+                id: format!("file:{}", k + 1),
+                fen: Some(list[k].clone()),
+            };
+        }
+        if self.opening_turns == 0 {
+            return Opening {
+                id: "-".into(),
+                fen: None,
+            };
+        }
+        let mut rng = Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        for _attempt in 0..100 {
+            let mut game = Game::start(self.variant);
+            let mut alive = true;
+            for _ in 0..self.opening_turns {
+                let turns = game.legal_turns();
+                if turns.is_empty() || game.outcome().is_some() {
+                    alive = false;
+                    break;
+                }
+                let pick = rng.below(turns.len() as u64) as usize;
+                if game.play(&turns[pick]).is_err() {
+                    alive = false;
+                    break;
+                }
+            }
+            if alive && game.outcome().is_none() {
+                return Opening {
+                    id: format!("seed:{}:{pair}", self.seed),
+                    fen: Some(game.fen()),
+                };
+            }
+        }
+        Opening {
+            id: "-".into(),
+            fen: None,
+        }
+    }
+
+    fn setup(&self, index: u32) -> GameSetup {
+        GameSetup {
+            variant: self.variant,
+            index,
+            pair: index / 2,
+            opening: self.opening(index / 2),
+            adjudication: self.adjudication,
+            margin: self.margin,
+            move_timeout: self.move_timeout,
+            log: self
+                .log_dir
+                .as_ref()
+                .map(|d| d.join(format!("game-{index}.log"))),
+            event: format!("quill match {}", self.variant),
+        }
+    }
+}
+
+/// Reads an openings file: one FEN a line; blank lines and `#` comments are skipped.
+///
+/// # Errors
+/// The file cannot be read, or a FEN is not a position of the variant.
+pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, MatchError> {
+    let text = fs::read_to_string(path).map_err(|e| MatchError::Io(path.to_owned(), e))?;
+    let mut fens = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        Game::from_fen(variant, line).map_err(|e| {
+            MatchError::Config(format!("{}:{}: {e}", path.display(), n + 1))
+        })?;
+        fens.push(line.to_string());
+    }
+    if fens.is_empty() {
+        return Err(MatchError::Config(format!("{}: no openings", path.display())));
+    }
+    Ok(fens)
+}
+
+/// Drops from a PGN file every game whose round is not among `done` (a game cut off by a kill,
+/// or written before its result line was), and repeated rounds.
+fn clean_pgn(path: &Path, done: &HashSet<u32>) -> Result<(), MatchError> {
+    let io = |e| MatchError::Io(path.to_owned(), e);
+    let Ok(text) = fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let mut kept = String::new();
+    let mut seen = HashSet::new();
+    let mut chunks: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for (i, _) in text.match_indices("[Event ") {
+        if i > start && (i == 0 || text.as_bytes()[i - 1] == b'\n') {
+            chunks.push(&text[start..i]);
+            start = i;
+        }
+    }
+    chunks.push(&text[start..]);
+    for chunk in chunks {
+        let round = chunk
+            .lines()
+            .find_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]")?.parse::<u32>().ok());
+        let complete = chunk.ends_with("\n\n");
+        if let Some(r) = round
+            && r >= 1
+            && complete
+            && done.contains(&(r - 1))
+            && seen.insert(r)
+        {
+            kept.push_str(chunk);
+        }
+    }
+    if kept != text {
+        let tmp = path.with_extension("pgn.tmp");
+        fs::write(&tmp, &kept).map_err(io)?;
+        fs::rename(&tmp, path).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The live progress display on standard error: a bar on a terminal, a line per game otherwise.
+struct Progress {
+    total: usize,
+    tty: bool,
+}
+
+impl Progress {
+    fn show(&self, records: &[GameRecord], a: &str, latest: &GameRecord) {
+        let s = Summary::new(records, a, None);
+        let done = records.len();
+        let points = f64::from(s.wins) + f64::from(s.draws) / 2.0;
+        let score = format!(
+            "{a} {points} - {} {}  (+{} ={} -{})",
+            f64::from(s.games()) - points,
+            if s.opponent.is_empty() { "?" } else { &s.opponent },
+            s.wins,
+            s.draws,
+            s.losses
+        );
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let width = 30;
+            let filled = (done * width).checked_div(self.total).unwrap_or(width).min(width);
+            let _ = write!(
+                err,
+                "\r\x1b[K[{}{}] {done}/{}  {score}",
+                "#".repeat(filled),
+                ".".repeat(width - filled),
+                self.total
+            );
+            if done == self.total {
+                let _ = writeln!(err);
+            }
+        } else {
+            let _ = writeln!(
+                err,
+                "game {}/{}: {} - {} {} ({})  score: {score}",
+                done,
+                self.total,
+                latest.white,
+                latest.black,
+                latest.result,
+                latest.reason
+            );
+        }
+        let _ = err.flush();
+    }
+}
+
+/// The outcome of a match run: every record of the results file, and its summary.
+pub struct MatchOutcome {
+    /// All records, earlier runs' included.
+    pub records: Vec<GameRecord>,
+    /// The summary from seat A's side.
+    pub summary: Summary,
+}
+
+/// Runs (or resumes) a match.
+///
+/// # Errors
+/// A bad configuration, or a results or PGN file that cannot be written or does not belong to
+/// this match.
+pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
+    config.check()?;
+    let signature = config.signature();
+    let (mut file, mut records) = if config.resume && config.results.exists() {
+        let (file, records) = ResultsFile::open_resume(&config.results)?;
+        if file.header_extra() != signature {
+            return Err(MatchError::Config(format!(
+                "{} is from another match ({}); this one is {signature}",
+                config.results.display(),
+                file.header_extra()
+            )));
+        }
+        (file, records)
+    } else {
+        if config.results.exists() {
+            return Err(MatchError::Config(format!(
+                "{} exists: use --resume to continue it, or another file",
+                config.results.display()
+            )));
+        }
+        (ResultsFile::create(&config.results, &signature)?, Vec::new())
+    };
+    let done: HashSet<u32> = records.iter().map(|r| r.game).collect();
+    if let Some(pgn) = &config.pgn {
+        clean_pgn(pgn, &done)?;
+    }
+    if let Some(dir) = &config.log_dir {
+        fs::create_dir_all(dir).map_err(|e| MatchError::Io(dir.clone(), e))?;
+    }
+    let schedule = config.schedule();
+    let queue: VecDeque<u32> = schedule.iter().copied().filter(|g| !done.contains(g)).collect();
+    let human = config.seats.iter().any(|s| matches!(s, Seat::Human { .. }));
+    let terminal = human.then(Terminal::stdio);
+    let concurrency = if human { 1 } else { config.concurrency.max(1) };
+    let a = config.seats[0].name().to_string();
+    let progress = Progress {
+        total: schedule.len(),
+        tty: std::io::stderr().is_terminal() && !human,
+    };
+    let decided = |records: &[GameRecord]| {
+        config.sprt.is_some_and(|sprt| {
+            Summary::new(records, &a, Some(sprt))
+                .sprt
+                .is_some_and(|t| t.decision != Decision::Continue)
+        })
+    };
+    let stop = AtomicBool::new(decided(&records));
+    let queue = Mutex::new(queue);
+    let (tx, rx) = mpsc::channel::<GameReport>();
+    let mut failure = None;
+    thread::scope(|scope| {
+        for _ in 0..concurrency {
+            let tx = tx.clone();
+            let (queue, stop, terminal) = (&queue, &stop, terminal.as_ref());
+            scope.spawn(move || {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let Some(index) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                        return;
+                    };
+                    let setup = config.setup(index);
+                    let (white, black) = if index % 2 == 0 { (0, 1) } else { (1, 0) };
+                    let report = game::play(
+                        &setup,
+                        [&config.seats[white], &config.seats[black]],
+                        terminal,
+                    );
+                    if tx.send(report).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for report in rx {
+            if failure.is_some() {
+                continue;
+            }
+            // The game is written to the PGN first: a game in the PGN without its results
+            // line is dropped on resume, so nothing is ever counted twice.
+            if let Some(pgn) = &config.pgn {
+                let written = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(pgn)
+                    .and_then(|mut f| f.write_all(report.pgn.as_bytes()).and_then(|()| f.sync_data()));
+                if let Err(e) = written {
+                    failure = Some(MatchError::Io(pgn.clone(), e));
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            }
+            if let Err(e) = file.append(&report.record) {
+                failure = Some(e.into());
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
+            records.push(report.record.clone());
+            progress.show(&records, &a, &report.record);
+            if decided(&records) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    records.sort_by_key(|r| r.game);
+    let summary = Summary::new(&records, &a, config.sprt);
+    Ok(MatchOutcome { records, summary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(games: u32, shard: (u32, u32)) -> MatchConfig {
+        MatchConfig {
+            variant: Variant::Gladiator,
+            seats: [
+                Seat::Human { name: "a".into() },
+                Seat::Human { name: "b".into() },
+            ],
+            games,
+            concurrency: 1,
+            seed: 7,
+            opening_turns: 2,
+            openings: None,
+            adjudication: Adjudication {
+                max_turns: 10,
+                repetitions: 3,
+                resign: None,
+                draw: None,
+            },
+            margin: Duration::from_millis(100),
+            move_timeout: Duration::from_secs(1),
+            results: PathBuf::from("unused"),
+            pgn: None,
+            resume: false,
+            sprt: None,
+            log_dir: None,
+            shard,
+        }
+    }
+
+    #[test]
+    fn shards_split_pairs_and_cover_every_game_once() {
+        let whole = config(10, (0, 1)).schedule();
+        assert_eq!(whole, (0..10).collect::<Vec<_>>());
+        let mut union: Vec<u32> = (0..3).flat_map(|i| config(10, (i, 3)).schedule()).collect();
+        union.sort_unstable();
+        assert_eq!(union, whole);
+        // A pair's two games go to the same shard.
+        assert_eq!(config(10, (1, 3)).schedule(), vec![2, 3, 8, 9]);
+    }
+
+    #[test]
+    fn openings_are_seeded_per_pair_and_legal() {
+        let c = config(4, (0, 1));
+        let first = c.opening(0);
+        assert_eq!(first, c.opening(0), "the same pair gets the same opening");
+        assert_ne!(first.fen, c.opening(1).fen, "pairs differ");
+        let fen = first.fen.unwrap();
+        let game = Game::from_fen(Variant::Gladiator, &fen).unwrap();
+        assert!(game.outcome().is_none());
+        let mut other = c.clone();
+        other.seed = 8;
+        assert_ne!(other.opening(0).fen, Some(fen), "the seed matters");
+    }
+
+    #[test]
+    fn clean_pgn_keeps_recorded_complete_games_once() {
+        let dir = std::env::temp_dir().join(format!("quill-clean-pgn-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.pgn");
+        let game = |round: u32| format!("[Event \"x\"]\n[Round \"{round}\"]\n\n1. a2a3 *\n\n");
+        let text = format!("{}{}{}[Event \"x\"]\n[Round \"3\"]\n\n1. a2", game(1), game(2), game(1));
+        fs::write(&path, text).unwrap();
+        clean_pgn(&path, &HashSet::from([0, 2])).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), game(1));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn refuses_inconsistent_configs() {
+        let mut c = config(4, (0, 1));
+        assert!(c.check().is_err(), "two humans");
+        c.seats[1] = seat::parse_seat(&["cmd=x".to_string()], &[], "a").unwrap();
+        assert!(c.check().is_err(), "same names");
+        c.seats[1] = seat::parse_seat(&["cmd=x".to_string()], &[], "b").unwrap();
+        assert!(c.check().is_ok());
+        c.shard = (3, 3);
+        assert!(c.check().is_err());
+    }
+}

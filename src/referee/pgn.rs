@@ -1,0 +1,204 @@
+//! Game records in PGN. The move text is in Quill's own notation, not SAN: a turn is one token
+//! (`c2c7,h1h2`, `d4d5,b1c3`), and a sealed turn is the joint token `WHITE|BLACK` after one
+//! move number (`1. a2a3|e4e3`), with penalties as comments (`{penalty white z9a1 (…)}`). The
+//! `[Variant]` tag names the variant, and `[SetUp "1"]` with `[FEN]` the start of a game that
+//! did not begin at the variant's start position.
+
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::game::Outcome;
+use crate::notation::Turn;
+use crate::variant::{Side, Variant};
+
+/// What a PGN record is made of.
+pub struct PgnGame<'a> {
+    /// `[Event]`.
+    pub event: &'a str,
+    /// `[Round]`.
+    pub round: u32,
+    /// `[White]`.
+    pub white: &'a str,
+    /// `[Black]`.
+    pub black: &'a str,
+    /// `[Variant]`.
+    pub variant: Variant,
+    /// `[FEN]`, when the game did not start at the start position.
+    pub fen: Option<&'a str>,
+    /// White's and Black's time controls.
+    pub time_controls: [String; 2],
+    /// The turns played.
+    pub turns: &'a [Turn],
+    /// A comment after each turn, if any.
+    pub comments: &'a [Option<String>],
+    /// Whether turns are joint sealed turns.
+    pub sealed: bool,
+    /// In an alternating game, who moved first.
+    pub first_mover: Option<Side>,
+    /// How it ended.
+    pub outcome: &'a Outcome,
+    /// The PGN `[Termination]` value.
+    pub termination: &'a str,
+}
+
+/// A PGN string value with `\` and `"` escaped.
+fn quoted(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A comment's text, without braces (which would end it).
+fn comment(s: &str) -> String {
+    s.replace(['{', '}'], "")
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    let (y, m, d) = civil_from_days(i64::try_from(days).unwrap_or(0));
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The game as PGN text, ending with a blank line.
+pub fn write(g: &PgnGame<'_>) -> String {
+    let result = g.outcome.result();
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| {
+        let _ = writeln!(out, "[{k} \"{}\"]", quoted(v));
+    };
+    tag("Event", g.event);
+    tag("Site", "?");
+    tag("Date", &today());
+    tag("Round", &g.round.to_string());
+    tag("White", g.white);
+    tag("Black", g.black);
+    tag("Result", result);
+    tag("Variant", g.variant.name());
+    if let Some(fen) = g.fen {
+        tag("SetUp", "1");
+        tag("FEN", fen);
+    }
+    if g.time_controls[0] == g.time_controls[1] {
+        tag("TimeControl", &g.time_controls[0]);
+    } else {
+        tag("WhiteTimeControl", &g.time_controls[0]);
+        tag("BlackTimeControl", &g.time_controls[1]);
+    }
+    tag("PlyCount", &g.turns.len().to_string());
+    tag("Termination", g.termination);
+    out.push('\n');
+    let mut words: Vec<String> = Vec::new();
+    let black_first = g.first_mover == Some(Side::Black);
+    for (k, turn) in g.turns.iter().enumerate() {
+        if g.sealed {
+            words.push(format!("{}.", k + 1));
+        } else {
+            let ply = k + usize::from(black_first);
+            if ply.is_multiple_of(2) {
+                words.push(format!("{}.", ply / 2 + 1));
+            } else if k == 0 {
+                words.push("1...".to_string());
+            }
+        }
+        words.push(turn.to_string());
+        if let Some(Some(c)) = g.comments.get(k) {
+            words.push(format!("{{{}}}", comment(c)));
+        }
+    }
+    words.push(format!("{{{}}}", comment(&g.outcome.reason)));
+    words.push(result.to_string());
+    // Lines of at most 79 characters, as PGN export format asks.
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_turn;
+
+    fn game<'a>(turns: &'a [Turn], comments: &'a [Option<String>], outcome: &'a Outcome) -> PgnGame<'a> {
+        PgnGame {
+            event: "t",
+            round: 3,
+            white: "a",
+            black: "b",
+            variant: Variant::Apocalypse,
+            fen: None,
+            time_controls: ["10+0.1".into(), "10+0.1".into()],
+            turns,
+            comments,
+            sealed: true,
+            first_mover: None,
+            outcome,
+            termination: "normal",
+        }
+    }
+
+    #[test]
+    fn sealed_turns_are_joint_tokens_with_penalty_comments() {
+        let turns = vec![parse_turn("a2a3|e4e3").unwrap(), parse_turn("z9a1|d5d4").unwrap()];
+        let comments = vec![None, Some("penalty white z9a1 (off the board)".to_string())];
+        let outcome = Outcome {
+            winner: Some(Side::Black),
+            reason: "White has no footmen {left}".into(),
+        };
+        let text = write(&game(&turns, &comments, &outcome));
+        assert!(text.contains("[Variant \"apocalypse\"]\n"));
+        assert!(text.contains("[Result \"0-1\"]\n"));
+        assert!(text.contains(
+            "1. a2a3|e4e3 2. z9a1|d5d4 {penalty white z9a1 (off the board)} {White has no footmen left} 0-1\n"
+        ));
+        assert!(!text.contains("SetUp"));
+    }
+
+    #[test]
+    fn alternating_numbering_with_black_first_and_fen() {
+        let turns = vec![parse_turn("e7e5").unwrap(), parse_turn("d2d4").unwrap(), parse_turn("e5d4").unwrap()];
+        let comments = vec![None, None, None];
+        let outcome = Outcome { winner: None, reason: "adjudicated".into() };
+        let mut g = game(&turns, &comments, &outcome);
+        g.sealed = false;
+        g.first_mover = Some(Side::Black);
+        g.fen = Some("8/8 b");
+        g.variant = Variant::Gladiator;
+        let text = write(&g);
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"8/8 b\"]\n"));
+        assert!(text.contains("1... e7e5 2. d2d4 e5d4 {adjudicated} 1/2-1/2\n"));
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

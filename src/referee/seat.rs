@@ -1,0 +1,404 @@
+//! Who sits at each side of a match: an engine (command, dialect, options, limits) or a human
+//! at the terminal. Parsed from `--engine KEY=VALUE …` words, cutechess-style.
+
+use std::fmt;
+use std::time::Duration;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{char, digit1, u32 as dec_u32, u64 as dec_u64};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::sequence::{preceded, separated_pair};
+use nom::{IResult, Parser};
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI, with `UCI_Variant` and the sealed extension.
+    Uci,
+    /// CECP (XBoard) version 2, with `turns=1` and the sealed extension.
+    Cecp,
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Uci => "uci",
+            Dialect::Cecp => "cecp",
+        })
+    }
+}
+
+/// A clock: `moves` per session (0: the whole game), a base time, an increment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Moves per session; 0 when the base is for the whole game.
+    pub moves: u32,
+    /// Time per session.
+    pub base: Duration,
+    /// Added after each of the player's moves.
+    pub inc: Duration,
+}
+
+/// How long and how far a player may think. A clock, a fixed time per move, a depth and a node
+/// limit may be combined; with none of them the default clock `10+0.1` applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The player's clock.
+    pub clock: Option<Clock>,
+    /// A fixed time per move.
+    pub movetime: Option<Duration>,
+    /// A depth limit.
+    pub depth: Option<u32>,
+    /// A node limit.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// The limits with the default clock filled in when none is set.
+    pub fn or_default(self) -> Limits {
+        if self.clock.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none() {
+            Limits {
+                clock: Some(Clock {
+                    moves: 0,
+                    base: Duration::from_secs(10),
+                    inc: Duration::from_millis(100),
+                }),
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+
+    /// As a PGN `TimeControl` tag value.
+    pub fn pgn(&self) -> String {
+        match (self.clock, self.movetime) {
+            (Some(c), _) => {
+                let base = c.base.as_secs_f64();
+                let inc = c.inc.as_secs_f64();
+                let mut s = if c.moves > 0 {
+                    format!("{}/{}", c.moves, trim(base))
+                } else {
+                    trim(base)
+                };
+                if inc > 0.0 {
+                    s.push('+');
+                    s.push_str(&trim(inc));
+                }
+                s
+            }
+            (None, Some(t)) => format!("{}/move", trim(t.as_secs_f64())),
+            (None, None) => "-".to_string(),
+        }
+    }
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A seat of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// An engine process.
+    Engine(EngineSpec),
+    /// A person at this terminal.
+    Human {
+        /// The name in records.
+        name: String,
+    },
+}
+
+impl Seat {
+    /// The seat's name in results and PGN.
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Engine(e) => &e.name,
+            Seat::Human { name } => name,
+        }
+    }
+}
+
+/// An engine seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name in results and PGN.
+    pub name: String,
+    /// The command, run by `sh -c 'exec …'` so that quoting and arguments work as in a shell.
+    pub cmd: String,
+    /// The working directory, if not the referee's.
+    pub dir: Option<String>,
+    /// The dialect.
+    pub dialect: Dialect,
+    /// Options to set: `setoption name N value V` (UCI) or `option N=V` (CECP).
+    pub options: Vec<(String, String)>,
+    /// Its limits.
+    pub limits: Limits,
+}
+
+/// One `KEY=VALUE` word of a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Word {
+    Name(String),
+    Cmd(String),
+    Dir(String),
+    Proto(Dialect),
+    Option(String, String),
+    Tc(Clock),
+    St(Duration),
+    Depth(u32),
+    Nodes(u64),
+    Human,
+}
+
+/// Seconds as `12`, `0.5`, or `1:30` (minutes:seconds).
+fn seconds(input: &str) -> IResult<&str, Duration> {
+    alt((
+        map(separated_pair(dec_u64, char(':'), decimal), |(m, s)| {
+            Duration::from_secs(m * 60) + s
+        }),
+        decimal,
+    ))
+    .parse(input)
+}
+
+fn decimal(input: &str) -> IResult<&str, Duration> {
+    map_res(recognize((digit1, opt((char('.'), digit1)))), |s: &str| {
+        s.parse::<f64>().map(Duration::from_secs_f64)
+    })
+    .parse(input)
+}
+
+/// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`.
+fn clock(input: &str) -> IResult<&str, Clock> {
+    map(
+        (
+            opt((dec_u32, char('/'))),
+            seconds,
+            opt(preceded(char('+'), seconds)),
+        ),
+        |(moves, base, inc)| Clock {
+            moves: moves.map_or(0, |(m, _)| m),
+            base,
+            inc: inc.unwrap_or_default(),
+        },
+    )
+    .parse(input)
+}
+
+fn rest(input: &str) -> IResult<&str, String> {
+    map(take_while1(|_| true), str::to_string).parse(input)
+}
+
+fn word(input: &str) -> IResult<&str, Word> {
+    all_consuming(alt((
+        value(Word::Human, tag("human")),
+        map(preceded(tag("name="), rest), Word::Name),
+        map(preceded(tag("cmd="), rest), Word::Cmd),
+        map(preceded(tag("dir="), rest), Word::Dir),
+        map(
+            preceded(
+                tag("proto="),
+                alt((
+                    value(Dialect::Uci, tag("uci")),
+                    value(Dialect::Cecp, alt((tag("cecp"), tag("xboard")))),
+                )),
+            ),
+            Word::Proto,
+        ),
+        map(
+            preceded(
+                tag("option."),
+                separated_pair(take_while1(|c| c != '='), char('='), opt(rest)),
+            ),
+            |(k, v): (&str, Option<String>)| Word::Option(k.to_string(), v.unwrap_or_default()),
+        ),
+        map(preceded(tag("tc="), clock), Word::Tc),
+        map(preceded(tag("st="), seconds), Word::St),
+        map(preceded(tag("depth="), dec_u32), Word::Depth),
+        map(preceded(tag("nodes="), dec_u64), Word::Nodes),
+    )))
+    .parse(input)
+}
+
+/// Splits a seat's argument into words at spaces; `'…'` and `"…"` quote spaces
+/// (`cmd="./quill --log q.log" name=a` is two words).
+///
+/// # Errors
+/// A quote is not closed.
+pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("an unclosed quote in '{text}'"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// Whether a name may stand in a results file and a PGN tag.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+}
+
+/// Reads a seat from its words (`cmd=./quill proto=uci name=a tc=10+0.1 option.Hash=64`, or
+/// `human name=me`), after the words every seat shares (`--each`).
+///
+/// # Errors
+/// A word that is not one of the keys, a bad value, a missing `cmd`, or a bad name.
+pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Result<Seat, String> {
+    let mut human = false;
+    let mut name = None;
+    let mut cmd = None;
+    let mut dir = None;
+    let mut dialect = Dialect::Uci;
+    let mut options = Vec::new();
+    let mut limits = Limits::default();
+    for w in each.iter().chain(words) {
+        let (_, parsed) = word(w).map_err(|_| {
+            format!(
+                "'{w}' is not a seat word (name=, cmd=, dir=, proto=uci|cecp, option.NAME=VALUE, \
+                 tc=[MOVES/]SECONDS[+INC], st=SECONDS, depth=N, nodes=N, human)"
+            )
+        })?;
+        match parsed {
+            Word::Human => human = true,
+            Word::Name(n) => name = Some(n),
+            Word::Cmd(c) => cmd = Some(c),
+            Word::Dir(d) => dir = Some(d),
+            Word::Proto(d) => dialect = d,
+            Word::Option(k, v) => {
+                options.retain(|(old, _): &(String, String)| *old != k);
+                options.push((k, v));
+            }
+            Word::Tc(c) => limits.clock = Some(c),
+            Word::St(t) => limits.movetime = Some(t),
+            Word::Depth(d) => limits.depth = Some(d),
+            Word::Nodes(n) => limits.nodes = Some(n),
+        }
+    }
+    let name = name.unwrap_or_else(|| default_name.to_string());
+    if !valid_name(&name) {
+        return Err(format!(
+            "seat name '{name}': use letters, digits and . _ + - only"
+        ));
+    }
+    if human {
+        return Ok(Seat::Human { name });
+    }
+    let cmd = cmd.ok_or_else(|| format!("seat {name}: no cmd= (or say `human`)"))?;
+    Ok(Seat::Engine(EngineSpec {
+        name,
+        cmd,
+        dir,
+        dialect,
+        options,
+        limits: limits.or_default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn reads_an_engine_seat() {
+        let seat = parse_seat(
+            &words("cmd=./quill proto=cecp name=q2 option.Hash=64 tc=40/60+0.5 depth=3"),
+            &[],
+            "x",
+        )
+        .unwrap();
+        let Seat::Engine(e) = seat else { panic!() };
+        assert_eq!(e.name, "q2");
+        assert_eq!(e.dialect, Dialect::Cecp);
+        assert_eq!(e.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(
+            e.limits.clock,
+            Some(Clock {
+                moves: 40,
+                base: Duration::from_secs(60),
+                inc: Duration::from_millis(500)
+            })
+        );
+        assert_eq!(e.limits.depth, Some(3));
+        assert_eq!(e.limits.pgn(), "40/60+0.5");
+    }
+
+    #[test]
+    fn each_words_come_first_and_the_seat_overrides() {
+        let seat = parse_seat(&words("cmd=q st=0.1"), &words("st=1 nodes=500"), "a").unwrap();
+        let Seat::Engine(e) = seat else { panic!() };
+        assert_eq!(e.limits.movetime, Some(Duration::from_millis(100)));
+        assert_eq!(e.limits.nodes, Some(500));
+        assert_eq!(e.name, "a");
+    }
+
+    #[test]
+    fn default_clock_and_minutes() {
+        let Seat::Engine(e) = parse_seat(&words("cmd=q"), &[], "a").unwrap() else {
+            panic!()
+        };
+        assert_eq!(e.limits.pgn(), "10+0.1");
+        let Seat::Engine(e) = parse_seat(&words("cmd=q tc=1:30"), &[], "a").unwrap() else {
+            panic!()
+        };
+        assert_eq!(e.limits.clock.unwrap().base, Duration::from_secs(90));
+    }
+
+    #[test]
+    fn splits_words_with_quotes() {
+        assert_eq!(
+            split_words(r#" cmd="./quill --log q.log" name=a  option.X='' "#).unwrap(),
+            vec!["cmd=./quill --log q.log", "name=a", "option.X="]
+        );
+        assert!(split_words("cmd='x").is_err());
+    }
+
+    #[test]
+    fn refuses_bad_words() {
+        for bad in ["cmd=q proto=telnet", "cmd=q tc=fast", "speed=3 cmd=q", "name=a"] {
+            assert!(parse_seat(&words(bad), &[], "a").is_err(), "{bad}");
+        }
+        assert!(parse_seat(&words("cmd=q name=a/b"), &[], "a").is_err());
+        assert_eq!(
+            parse_seat(&words("human name=me"), &[], "a").unwrap(),
+            Seat::Human {
+                name: "me".to_string()
+            }
+        );
+    }
+}

@@ -1,0 +1,486 @@
+//! `quill match` as users run it: matches between Quill processes and misbehaving test doubles
+//! (`examples/misbehave.rs`), checked through the results file and the PGN it writes; a match
+//! killed with SIGKILL and resumed; shards merged; a person playing through the terminal.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use quill::referee::results::{GameRecord, GameResult, read_all};
+
+const QUILL: &str = env!("CARGO_BIN_EXE_quill");
+
+/// The test double, built by cargo beside the binary (`target/PROFILE/examples/misbehave`).
+fn double() -> String {
+    let dir = Path::new(QUILL).parent().unwrap();
+    let path = dir.join("examples").join("misbehave");
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test` builds the examples",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "quill-referee-{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn quill_match(dir: &Path, args: &[&str]) -> Output {
+    Command::new(QUILL)
+        .arg("match")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("quill match runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Runs a two-game match of a double with `fault` (seat `bad`) against a good double (seat
+/// `good`) and returns the records.
+fn fault_match(variant: &str, proto: &str, fault: &str, at: u32) -> Vec<GameRecord> {
+    let dir = scratch(fault);
+    let d = double();
+    let out = quill_match(
+        &dir,
+        &[
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--engine",
+            &format!("cmd=\"{d} {fault} --at {at}\" name=bad proto={proto} tc=0.6+0"),
+            "--engine",
+            &format!("cmd=\"{d} good\" name=good proto={proto} tc=0.6+0"),
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let records = read_all(&dir.join("match-results.txt")).unwrap();
+    assert_eq!(records.len(), 2, "the match goes on after a forfeit: {}", text(&out));
+    records
+}
+
+/// Both games were lost by `bad` with a reason containing `why`.
+fn bad_lost_both(records: &[GameRecord], why: &str) {
+    for r in records {
+        let bad_won = (r.white == "bad" && r.result == GameResult::WhiteWins)
+            || (r.black == "bad" && r.result == GameResult::BlackWins);
+        let lost = (r.white == "bad" && r.result == GameResult::BlackWins)
+            || (r.black == "bad" && r.result == GameResult::WhiteWins);
+        assert!(lost && !bad_won, "game {}: {r:?}", r.game);
+        assert!(
+            r.reason.contains(why),
+            "game {}: reason '{}' does not say '{why}'",
+            r.game,
+            r.reason
+        );
+    }
+}
+
+#[test]
+fn crash_forfeits_in_both_dialects() {
+    for proto in ["uci", "cecp"] {
+        bad_lost_both(&fault_match("gladiator", proto, "crash", 2), "exited");
+    }
+}
+
+#[test]
+fn hang_forfeits_on_time_and_the_hung_engine_is_killed() {
+    for proto in ["uci", "cecp"] {
+        let start = Instant::now();
+        bad_lost_both(&fault_match("pagan", proto, "hang", 1), "did not move within");
+        // Two games of 0.6 s clocks: the referee neither waits forever nor for the hung process.
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
+}
+
+#[test]
+fn garbage_forfeits() {
+    for proto in ["uci", "cecp"] {
+        bad_lost_both(&fault_match("gladiator", proto, "garbage", 2), "garbage");
+    }
+}
+
+#[test]
+fn illegal_move_forfeits_in_alternating_games() {
+    for proto in ["uci", "cecp"] {
+        bad_lost_both(&fault_match("brawl", proto, "illegal", 2), "illegal move");
+    }
+}
+
+#[test]
+fn false_claim_forfeits() {
+    bad_lost_both(&fault_match("gladiator", "cecp", "false-claim", 2), "false claim");
+}
+
+#[test]
+fn moving_out_of_turn_forfeits() {
+    for proto in ["uci", "cecp"] {
+        bad_lost_both(&fault_match("gladiator", proto, "early", 2), "out of turn");
+    }
+}
+
+#[test]
+fn sealed_faults_forfeit_but_an_illegal_sealed_move_is_a_penalty() {
+    for proto in ["uci", "cecp"] {
+        bad_lost_both(&fault_match("apocalypse", proto, "crash", 2), "exited");
+        bad_lost_both(&fault_match("apocalypse", proto, "hang", 1), "did not move within");
+        bad_lost_both(&fault_match("apocalypse", proto, "garbage", 1), "garbage");
+    }
+    // An illegal sealed move is void and costs a penalty point (rules.md); two of them lose.
+    let dir = scratch("sealed-illegal");
+    let d = double();
+    let out = quill_match(
+        &dir,
+        &[
+            "--games",
+            "1",
+            "--opening-turns",
+            "0",
+            "--engine",
+            &format!("cmd=\"{d} illegal --at 1\" name=bad tc=5+0"),
+            "--engine",
+            &format!("cmd=\"{d} good\" name=good tc=5+0"),
+            "--pgn",
+            "games.pgn",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let pgn = fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(pgn.contains("{penalty white "), "no penalty comment:\n{pgn}");
+    let records = read_all(&dir.join("match-results.txt")).unwrap();
+    assert!(
+        !records[0].reason.contains("forfeit") && !records[0].reason.contains("illegal move"),
+        "an illegal sealed move is not a forfeit: {:?}",
+        records[0]
+    );
+    assert!(records[0].plies > 1, "the game went on: {:?}", records[0]);
+}
+
+/// A sealed Apocalypse match between two Quill processes in one dialect, one of them
+/// committing to its moves.
+fn quill_sealed_match(proto: &str) {
+    let dir = scratch(&format!("sealed-{proto}"));
+    let out = quill_match(
+        &dir,
+        &[
+            "--games",
+            "2",
+            "--max-turns",
+            "60",
+            "--engine",
+            &format!("cmd={QUILL} name=q1 proto={proto} option.SealedCommit=true tc=4+0.05"),
+            "--engine",
+            &format!("cmd={QUILL} name=q2 proto={proto} tc=4+0.05"),
+            "--pgn",
+            "games.pgn",
+            "--log-dir",
+            "logs",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let records = read_all(&dir.join("match-results.txt")).unwrap();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert!(
+            !r.reason.contains("forfeit")
+                && !r.reason.contains("did not")
+                && !r.reason.contains("garbage")
+                && !r.reason.contains("broke"),
+            "{proto}: an honest game ended by a fault: {r:?}"
+        );
+        assert!(r.plies > 0);
+    }
+    let pgn = fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(pgn.contains("[Variant \"apocalypse\"]"));
+    assert!(pgn.contains("1. "), "{pgn}");
+    assert!(pgn.contains('|'), "sealed turns are joint tokens: {pgn}");
+    let log = fs::read_to_string(dir.join("logs/game-0.log")).unwrap();
+    assert!(log.contains("> opponent "), "the committing engine was told the other move");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("Score of q1 vs q2"), "{summary}");
+}
+
+#[test]
+fn sealed_match_between_quill_processes_in_uci() {
+    quill_sealed_match("uci");
+}
+
+#[test]
+fn sealed_match_between_quill_processes_in_cecp() {
+    quill_sealed_match("cecp");
+}
+
+#[test]
+fn a_match_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
+    let dir = scratch("resume");
+    let d = double();
+    let args = |resume: bool| {
+        let mut v: Vec<String> = [
+            "match",
+            "--variant",
+            "gladiator",
+            "--games",
+            "8",
+            "--max-turns",
+            "6",
+            "--engine",
+            &format!("cmd=\"{d} slow --delay 40\" name=a tc=10+0"),
+            "--engine",
+            &format!("cmd=\"{d} good\" name=b tc=10+0"),
+            "--pgn",
+            "games.pgn",
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        if resume {
+            v.push("--resume".into());
+        }
+        v
+    };
+    let mut child = Command::new(QUILL)
+        .args(args(false))
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = dir.join("match-results.txt");
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let lines = fs::read_to_string(&results).map_or(0, |t| t.lines().count());
+        if lines >= 3 {
+            break;
+        }
+        assert!(Instant::now() < until, "the match never recorded two games");
+        thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = read_all(&results).unwrap();
+    assert!(before.len() >= 2 && before.len() < 8, "{} games", before.len());
+    let out = Command::new(QUILL)
+        .args(args(true))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let after = read_all(&results).unwrap();
+    let games: BTreeSet<u32> = after.iter().map(|r| r.game).collect();
+    assert_eq!(after.len(), 8, "no game lost or repeated: {after:?}");
+    assert_eq!(games, (0..8).collect());
+    for r in &before {
+        assert!(after.contains(r), "a recorded game changed: {r:?}");
+    }
+    let pgn = fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let rounds: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[Round ")).collect();
+    let unique: BTreeSet<&&str> = rounds.iter().collect();
+    assert_eq!(rounds.len(), 8, "one PGN game per recorded game");
+    assert_eq!(unique.len(), 8);
+    // Resuming a finished match plays nothing more; another match's file is refused.
+    let again = Command::new(QUILL).args(args(true)).current_dir(&dir).output().unwrap();
+    assert!(again.status.success());
+    assert_eq!(read_all(&results).unwrap().len(), 8);
+    let mut other = args(true);
+    other[4] = "10".into();
+    let refused = Command::new(QUILL).args(other).current_dir(&dir).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("another match"));
+}
+
+#[test]
+fn shards_merge_into_one_summary() {
+    let dir = scratch("shards");
+    let d = double();
+    for shard in ["0/2", "1/2"] {
+        let out = quill_match(
+            &dir,
+            &[
+                "--variant",
+                "pagan",
+                "--games",
+                "8",
+                "--max-turns",
+                "4",
+                "--shard",
+                shard,
+                "--results",
+                &format!("r{}.txt", &shard[..1]),
+                "--engine",
+                &format!("cmd=\"{d} good\" name=a"),
+                "--engine",
+                &format!("cmd=\"{d} crash --at 3\" name=b"),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let r0 = read_all(&dir.join("r0.txt")).unwrap();
+    let r1 = read_all(&dir.join("r1.txt")).unwrap();
+    assert_eq!(r0.len() + r1.len(), 8);
+    let merged = Command::new(QUILL)
+        .args(["merge", "r0.txt", "r1.txt", "--engine", "a", "--out", "all.txt"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(merged.status.success(), "{}", text(&merged));
+    let all = read_all(&dir.join("all.txt")).unwrap();
+    assert_eq!(all.iter().map(|r| r.game).collect::<Vec<_>>(), (0..8).collect::<Vec<_>>());
+    let stdout = String::from_utf8_lossy(&merged.stdout);
+    // b crashes at its third move in every game that lasts that long; a never loses.
+    let wins = all.iter().filter(|r| r.score_for("a") == Some(1.0)).count();
+    let draws = all.iter().filter(|r| r.score_for("a") == Some(0.5)).count();
+    assert!(wins > 0);
+    assert!(
+        stdout.contains(&format!("Score of a vs b: {wins} - 0 - {draws}")),
+        "{stdout}"
+    );
+    // The same game recorded differently in two files is refused.
+    fs::write(
+        dir.join("bad.txt"),
+        fs::read_to_string(dir.join("r0.txt"))
+            .unwrap()
+            .replace("result=1-0", "result=0-1")
+            .replace("result=1/2-1/2", "result=0-1"),
+    )
+    .unwrap();
+    let conflict = Command::new(QUILL)
+        .args(["merge", "r0.txt", "bad.txt"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(conflict.status.code(), Some(2), "{}", text(&conflict));
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let dir = scratch("sprt");
+    let d = double();
+    let out = quill_match(
+        &dir,
+        &[
+            "--variant",
+            "gladiator",
+            "--games",
+            "200",
+            "--sprt",
+            "0:100:0.05:0.05",
+            "--engine",
+            &format!("cmd=\"{d} good\" name=a"),
+            "--engine",
+            &format!("cmd=\"{d} crash --at 1\" name=b"),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let records = read_all(&dir.join("match-results.txt")).unwrap();
+    assert!(records.len() < 200, "the SPRT stopped nothing");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("H1"), "{}", text(&out));
+}
+
+/// Plays as a person: waits for the prompt, types the first legal move shown (after a line of
+/// garbage and an illegal move at the first prompt, which must be refused and asked again).
+fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
+    let dir = scratch(&format!("human-{variant}"));
+    let mut child = Command::new(QUILL)
+        .args([
+            "match",
+            "--variant",
+            variant,
+            "--games",
+            "1",
+            "--max-turns",
+            "3",
+            "--engine",
+            "human name=me",
+            "--engine",
+            engine_words,
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut legal: Vec<String> = Vec::new();
+    let mut first = true;
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if let Some(list) = line.strip_prefix("legal moves") {
+            let list = list.rsplit(": ").next().unwrap();
+            legal = list.split(' ').map(str::to_string).collect();
+        }
+        if line.ends_with("your move (or 'resign'):") {
+            if first {
+                writeln!(stdin, "hello").unwrap();
+                writeln!(stdin, "a1a1").unwrap();
+                first = false;
+            }
+            writeln!(stdin, "{}", legal[0]).unwrap();
+        }
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}: {seen}");
+    let records = read_all(&dir.join("match-results.txt")).unwrap();
+    (seen, records)
+}
+
+#[test]
+fn a_person_plays_an_alternating_game_at_the_terminal() {
+    let (seen, records) = human_game("gladiator", &format!("cmd={QUILL} name=quill depth=1"));
+    assert!(seen.contains("'hello' is not a move; try again"), "{seen}");
+    assert!(seen.contains("'a1a1' is not legal here; try again"), "{seen}");
+    assert!(seen.contains(" a b c d e f g h"), "a diagram is shown: {seen}");
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].white, "me");
+    assert!(records[0].reason.contains("turn cap"), "{:?}", records[0]);
+}
+
+#[test]
+fn a_person_sees_the_engine_commitment_before_typing_and_its_proof_after() {
+    let (seen, records) = human_game("apocalypse", &format!("cmd={QUILL} name=quill depth=1"));
+    let commit = seen
+        .lines()
+        .find_map(|l| l.strip_prefix("quill has sealed its move; commitment "))
+        .unwrap_or_else(|| panic!("no commitment shown: {seen}"));
+    assert_eq!(commit.len(), 64);
+    let proof = seen
+        .lines()
+        .find(|l| l.starts_with("quill played "))
+        .unwrap_or_else(|| panic!("no verification shown: {seen}"));
+    assert!(proof.ends_with(commit), "{proof} vs {commit}");
+    assert!(
+        seen.find(commit).unwrap() < seen.find("quill played ").unwrap(),
+        "the commitment comes first"
+    );
+    assert_eq!(records.len(), 1);
+}
