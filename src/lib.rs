@@ -13,6 +13,7 @@ pub mod notation;
 pub mod perft;
 pub mod player;
 pub mod protocol;
+pub mod referee;
 pub mod rng;
 pub mod search;
 pub mod session;
