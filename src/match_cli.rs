@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use quill::referee::game::Adjudication;
-use quill::referee::seat::{Seat, parse_seat, split_words};
+use quill::referee::seat::{parse_seat, split_words};
 use quill::referee::stats::{Decision, Sprt, Summary, merge};
 use quill::referee::{self, MatchConfig};
 use quill::variant::Variant;
@@ -146,9 +146,15 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
     let v: Vec<f64> = numbers(text, 4, "ELO0:ELO1:ALPHA:BETA")?;
-    let ok = v[0] < v[1] && (0.0..0.5).contains(&v[2]) && (0.0..0.5).contains(&v[3]) && v[2] > 0.0 && v[3] > 0.0;
+    let ok = v[0] < v[1]
+        && (0.0..0.5).contains(&v[2])
+        && (0.0..0.5).contains(&v[3])
+        && v[2] > 0.0
+        && v[3] > 0.0;
     if !ok {
-        return Err(format!("'{text}': want ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"));
+        return Err(format!(
+            "'{text}': want ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
+        ));
     }
     Ok(Sprt {
         elo0: v[0],
@@ -210,9 +216,17 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     match referee::run(&config) {
         Ok(outcome) => {
             println!("{}", outcome.summary);
-            if let Some(Seat::Engine(_)) | Some(Seat::Human { .. }) = config.seats.first() {
-                println!("results: {}", config.results.display());
+            if let Some(at) = &outcome.stopped
+                && let Some(t) = &at.sprt
+            {
+                println!(
+                    "The SPRT stopped the match after {} games: llr {:.2}, {}",
+                    at.games() + at.skipped,
+                    t.llr,
+                    t.decision
+                );
             }
+            println!("results: {}", config.results.display());
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -237,9 +251,8 @@ pub fn run_merge(args: &MergeArgs) -> ExitCode {
     };
     let engine = args.engine.clone().unwrap_or_else(|| first.white.clone());
     if let Some(out) = &args.out {
-        let written = referee::results::ResultsFile::create(out, "merged").and_then(|mut f| {
-            records.iter().try_for_each(|r| f.append(r))
-        });
+        let written = referee::results::ResultsFile::create(out, "merged")
+            .and_then(|mut f| records.iter().try_for_each(|r| f.append(r)));
         if let Err(e) = written {
             eprintln!("quill merge: {e}");
             return ExitCode::from(2);
@@ -247,7 +260,10 @@ pub fn run_merge(args: &MergeArgs) -> ExitCode {
     }
     let summary = Summary::new(&records, &engine, args.sprt);
     println!("{summary}");
-    if summary.sprt.is_some_and(|t| t.decision == Decision::Continue) {
+    if summary
+        .sprt
+        .is_some_and(|t| t.decision == Decision::Continue)
+    {
         println!("(the SPRT has not decided yet)");
     }
     ExitCode::SUCCESS

@@ -2,6 +2,8 @@
 //! (`examples/misbehave.rs`), checked through the results file and the PGN it writes; a match
 //! killed with SIGKILL and resumed; shards merged; a person playing through the terminal.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -15,16 +17,9 @@ use quill::referee::results::{GameRecord, GameResult, read_all};
 
 const QUILL: &str = env!("CARGO_BIN_EXE_quill");
 
-/// The test double, built by cargo beside the binary (`target/PROFILE/examples/misbehave`).
+/// The test double (`examples/misbehave.rs`).
 fn double() -> String {
-    let dir = Path::new(QUILL).parent().unwrap();
-    let path = dir.join("examples").join("misbehave");
-    assert!(
-        path.exists(),
-        "{} is missing: `cargo test` builds the examples",
-        path.display()
-    );
-    path.display().to_string()
+    common::misbehave_path().display().to_string()
 }
 
 /// A fresh scratch directory for one test.
@@ -80,7 +75,12 @@ fn fault_match(variant: &str, proto: &str, fault: &str, at: u32) -> Vec<GameReco
     );
     assert!(out.status.success(), "{}", text(&out));
     let records = read_all(&dir.join("match-results.txt")).unwrap();
-    assert_eq!(records.len(), 2, "the match goes on after a forfeit: {}", text(&out));
+    assert_eq!(
+        records.len(),
+        2,
+        "the match goes on after a forfeit: {}",
+        text(&out)
+    );
     records
 }
 
@@ -112,7 +112,10 @@ fn crash_forfeits_in_both_dialects() {
 fn hang_forfeits_on_time_and_the_hung_engine_is_killed() {
     for proto in ["uci", "cecp"] {
         let start = Instant::now();
-        bad_lost_both(&fault_match("pagan", proto, "hang", 1), "did not move within");
+        bad_lost_both(
+            &fault_match("pagan", proto, "hang", 1),
+            "did not move within",
+        );
         // Two games of 0.6 s clocks: the referee neither waits forever nor for the hung process.
         assert!(start.elapsed() < Duration::from_secs(30));
     }
@@ -134,7 +137,10 @@ fn illegal_move_forfeits_in_alternating_games() {
 
 #[test]
 fn false_claim_forfeits() {
-    bad_lost_both(&fault_match("gladiator", "cecp", "false-claim", 2), "false claim");
+    bad_lost_both(
+        &fault_match("gladiator", "cecp", "false-claim", 2),
+        "false claim",
+    );
 }
 
 #[test]
@@ -148,7 +154,10 @@ fn moving_out_of_turn_forfeits() {
 fn sealed_faults_forfeit_but_an_illegal_sealed_move_is_a_penalty() {
     for proto in ["uci", "cecp"] {
         bad_lost_both(&fault_match("apocalypse", proto, "crash", 2), "exited");
-        bad_lost_both(&fault_match("apocalypse", proto, "hang", 1), "did not move within");
+        bad_lost_both(
+            &fault_match("apocalypse", proto, "hang", 1),
+            "did not move within",
+        );
         bad_lost_both(&fault_match("apocalypse", proto, "garbage", 1), "garbage");
     }
     // An illegal sealed move is void and costs a penalty point (rules.md); two of them lose.
@@ -171,7 +180,10 @@ fn sealed_faults_forfeit_but_an_illegal_sealed_move_is_a_penalty() {
     );
     assert!(out.status.success(), "{}", text(&out));
     let pgn = fs::read_to_string(dir.join("games.pgn")).unwrap();
-    assert!(pgn.contains("{penalty white "), "no penalty comment:\n{pgn}");
+    assert!(
+        pgn.contains("{penalty white "),
+        "no penalty comment:\n{pgn}"
+    );
     let records = read_all(&dir.join("match-results.txt")).unwrap();
     assert!(
         !records[0].reason.contains("forfeit") && !records[0].reason.contains("illegal move"),
@@ -220,7 +232,10 @@ fn quill_sealed_match(proto: &str) {
     assert!(pgn.contains("1. "), "{pgn}");
     assert!(pgn.contains('|'), "sealed turns are joint tokens: {pgn}");
     let log = fs::read_to_string(dir.join("logs/game-0.log")).unwrap();
-    assert!(log.contains("> opponent "), "the committing engine was told the other move");
+    assert!(
+        log.contains("> opponent "),
+        "the committing engine was told the other move"
+    );
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(summary.contains("Score of q1 vs q2"), "{summary}");
 }
@@ -283,7 +298,11 @@ fn a_match_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = read_all(&results).unwrap();
-    assert!(before.len() >= 2 && before.len() < 8, "{} games", before.len());
+    assert!(
+        before.len() >= 2 && before.len() < 8,
+        "{} games",
+        before.len()
+    );
     let out = Command::new(QUILL)
         .args(args(true))
         .current_dir(&dir)
@@ -303,12 +322,20 @@ fn a_match_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
     assert_eq!(rounds.len(), 8, "one PGN game per recorded game");
     assert_eq!(unique.len(), 8);
     // Resuming a finished match plays nothing more; another match's file is refused.
-    let again = Command::new(QUILL).args(args(true)).current_dir(&dir).output().unwrap();
+    let again = Command::new(QUILL)
+        .args(args(true))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
     assert!(again.status.success());
     assert_eq!(read_all(&results).unwrap().len(), 8);
     let mut other = args(true);
     other[4] = "10".into();
-    let refused = Command::new(QUILL).args(other).current_dir(&dir).output().unwrap();
+    let refused = Command::new(QUILL)
+        .args(other)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("another match"));
 }
@@ -326,7 +353,7 @@ fn shards_merge_into_one_summary() {
                 "--games",
                 "8",
                 "--max-turns",
-                "4",
+                "6",
                 "--shard",
                 shard,
                 "--results",
@@ -334,7 +361,7 @@ fn shards_merge_into_one_summary() {
                 "--engine",
                 &format!("cmd=\"{d} good\" name=a"),
                 "--engine",
-                &format!("cmd=\"{d} crash --at 3\" name=b"),
+                &format!("cmd=\"{d} crash --at 2\" name=b"),
             ],
         );
         assert!(out.status.success(), "{}", text(&out));
@@ -343,15 +370,20 @@ fn shards_merge_into_one_summary() {
     let r1 = read_all(&dir.join("r1.txt")).unwrap();
     assert_eq!(r0.len() + r1.len(), 8);
     let merged = Command::new(QUILL)
-        .args(["merge", "r0.txt", "r1.txt", "--engine", "a", "--out", "all.txt"])
+        .args([
+            "merge", "r0.txt", "r1.txt", "--engine", "a", "--out", "all.txt",
+        ])
         .current_dir(&dir)
         .output()
         .unwrap();
     assert!(merged.status.success(), "{}", text(&merged));
     let all = read_all(&dir.join("all.txt")).unwrap();
-    assert_eq!(all.iter().map(|r| r.game).collect::<Vec<_>>(), (0..8).collect::<Vec<_>>());
+    assert_eq!(
+        all.iter().map(|r| r.game).collect::<Vec<_>>(),
+        (0..8).collect::<Vec<_>>()
+    );
     let stdout = String::from_utf8_lossy(&merged.stdout);
-    // b crashes at its third move in every game that lasts that long; a never loses.
+    // b crashes at its second move in every game that lasts that long; a never loses.
     let wins = all.iter().filter(|r| r.score_for("a") == Some(1.0)).count();
     let draws = all.iter().filter(|r| r.score_for("a") == Some(0.5)).count();
     assert!(wins > 0);
@@ -398,7 +430,16 @@ fn sprt_stops_a_lopsided_match_early() {
     assert!(out.status.success(), "{}", text(&out));
     let records = read_all(&dir.join("match-results.txt")).unwrap();
     assert!(records.len() < 200, "the SPRT stopped nothing");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("H1"), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("The SPRT stopped the match after"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("H1 accepted"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Plays as a person: waits for the prompt, types the first legal move shown (after a line of
@@ -458,8 +499,14 @@ fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
 fn a_person_plays_an_alternating_game_at_the_terminal() {
     let (seen, records) = human_game("gladiator", &format!("cmd={QUILL} name=quill depth=1"));
     assert!(seen.contains("'hello' is not a move; try again"), "{seen}");
-    assert!(seen.contains("'a1a1' is not legal here; try again"), "{seen}");
-    assert!(seen.contains(" a b c d e f g h"), "a diagram is shown: {seen}");
+    assert!(
+        seen.contains("'a1a1' is not legal here; try again"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains(" a b c d e f g h"),
+        "a diagram is shown: {seen}"
+    );
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].white, "me");
     assert!(records[0].reason.contains("turn cap"), "{:?}", records[0]);

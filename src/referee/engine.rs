@@ -52,7 +52,11 @@ impl Process {
     ///
     /// # Errors
     /// The shell cannot be started.
-    pub fn spawn(spec: &EngineSpec, seat: usize, events: Sender<Event>) -> std::io::Result<Process> {
+    pub fn spawn(
+        spec: &EngineSpec,
+        seat: usize,
+        events: Sender<Event>,
+    ) -> std::io::Result<Process> {
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -75,7 +79,9 @@ impl Process {
         let Some(stdin) = self.stdin.as_mut() else {
             return false;
         };
-        let ok = writeln!(stdin, "{line}").and_then(|()| stdin.flush()).is_ok();
+        let ok = writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
+            .is_ok();
         if !ok {
             self.stdin = None;
         }
@@ -117,7 +123,10 @@ fn read_lines(stdout: impl Read, seat: usize, events: &Sender<Event>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match (&mut reader).take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
+        match (&mut reader)
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut buf)
+        {
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 if buf.last() != Some(&b'\n') && buf.len() >= MAX_LINE {
@@ -201,12 +210,29 @@ fn uci_line(input: &str) -> IResult<&str, Meaning> {
             Meaning::Move(m.to_string())
         }),
         map(
-            preceded((tag("info"), space1, tag("string"), space1, tag("commit"), space1), token),
+            preceded(
+                (
+                    tag("info"),
+                    space1,
+                    tag("string"),
+                    space1,
+                    tag("commit"),
+                    space1,
+                ),
+                token,
+            ),
             |d: &str| Meaning::Commit(d.to_string()),
         ),
         map(
             preceded(
-                (tag("info"), space1, tag("string"), space1, tag("reveal"), space1),
+                (
+                    tag("info"),
+                    space1,
+                    tag("string"),
+                    space1,
+                    tag("reveal"),
+                    space1,
+                ),
                 separated_pair(token, space1, token),
             ),
             |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
@@ -216,9 +242,10 @@ fn uci_line(input: &str) -> IResult<&str, Meaning> {
         }),
         value(Meaning::UciOk, tag("uciok")),
         value(Meaning::ReadyOk, tag("readyok")),
-        map(preceded((tag("id"), space1, tag("name"), space1), rest), |n: &str| {
-            Meaning::IdName(n.trim().to_string())
-        }),
+        map(
+            preceded((tag("id"), space1, tag("name"), space1), rest),
+            |n: &str| Meaning::IdName(n.trim().to_string()),
+        ),
         value(Meaning::Chatter, tag("id")),
         map(
             preceded((tag("option"), space1, tag("name"), space1), rest),
@@ -227,7 +254,10 @@ fn uci_line(input: &str) -> IResult<&str, Meaning> {
                 Meaning::OptionName(name.trim().to_string())
             },
         ),
-        value(Meaning::Chatter, alt((tag("copyprotection"), tag("registration")))),
+        value(
+            Meaning::Chatter,
+            alt((tag("copyprotection"), tag("registration"))),
+        ),
         map(preceded((tag("pong"), space1), rest), |n: &str| {
             Meaning::Pong(n.to_string())
         }),
@@ -262,7 +292,11 @@ fn feature_value(input: &str) -> IResult<&str, &str> {
 
 fn feature_pair(input: &str) -> IResult<&str, (String, String)> {
     map(
-        separated_pair(take_while1(|c: char| c != '=' && !c.is_whitespace()), char('='), feature_value),
+        separated_pair(
+            take_while1(|c: char| c != '=' && !c.is_whitespace()),
+            char('='),
+            feature_value,
+        ),
         |(k, v): (&str, &str)| (k.to_string(), v.to_string()),
     )
     .parse(input)
@@ -277,13 +311,19 @@ fn cecp_line(input: &str) -> IResult<&str, Meaning> {
             Meaning::Commit(d.to_string())
         }),
         map(
-            preceded((tag("reveal"), space1), separated_pair(token, space1, token)),
+            preceded(
+                (tag("reveal"), space1),
+                separated_pair(token, space1, token),
+            ),
             |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
         ),
         map(
             (
                 alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"))),
-                opt(preceded(space0, delimited(char('{'), take_till1(|c| c == '}'), opt(char('}'))))),
+                opt(preceded(
+                    space0,
+                    delimited(char('{'), take_till1(|c| c == '}'), opt(char('}'))),
+                )),
             ),
             |(r, why): (&str, Option<&str>)| {
                 Meaning::Claim(r.to_string(), why.unwrap_or("").to_string())
@@ -291,7 +331,10 @@ fn cecp_line(input: &str) -> IResult<&str, Meaning> {
         ),
         value(Meaning::Resign, tag("resign")),
         map(
-            preceded((tag("feature"), space1), separated_list0(space1, feature_pair)),
+            preceded(
+                (tag("feature"), space1),
+                separated_list0(space1, feature_pair),
+            ),
             Meaning::Features,
         ),
         map(preceded((tag("pong"), space1), rest), |n: &str| {
@@ -304,7 +347,14 @@ fn cecp_line(input: &str) -> IResult<&str, Meaning> {
         value(Meaning::Chatter, tag("Error")),
         // A thinking line: depth, score, time, nodes, pv.
         map(
-            preceded((take_while1(|c: char| c.is_ascii_digit()), opt(char('.')), space1), dec_i32),
+            preceded(
+                (
+                    take_while1(|c: char| c.is_ascii_digit()),
+                    opt(char('.')),
+                    space1,
+                ),
+                dec_i32,
+            ),
             |score| Meaning::Score(score.clamp(-30_000, 30_000)),
         ),
         value(
@@ -336,8 +386,14 @@ mod tests {
     #[test]
     fn uci_lines() {
         let m = |l| meaning(Dialect::Uci, l);
-        assert_eq!(m("bestmove c2c7,h1h2 ponder x"), Meaning::Move("c2c7,h1h2".into()));
-        assert_eq!(m("info depth 3 score cp -41 nodes 9 pv a"), Meaning::Score(-41));
+        assert_eq!(
+            m("bestmove c2c7,h1h2 ponder x"),
+            Meaning::Move("c2c7,h1h2".into())
+        );
+        assert_eq!(
+            m("info depth 3 score cp -41 nodes 9 pv a"),
+            Meaning::Score(-41)
+        );
         assert_eq!(m("info depth 3 score mate -2"), Meaning::Score(-30_000));
         assert_eq!(m("info string commit abc"), Meaning::Commit("abc".into()));
         assert_eq!(
@@ -345,7 +401,10 @@ mod tests {
             Meaning::Opening("b2b3".into(), "00ff".into())
         );
         assert_eq!(m("info string strategy a:1"), Meaning::Chatter);
-        assert_eq!(m("option name Hash type spin"), Meaning::OptionName("Hash".into()));
+        assert_eq!(
+            m("option name Hash type spin"),
+            Meaning::OptionName("Hash".into())
+        );
         assert_eq!(m("id name Quill 0.1"), Meaning::IdName("Quill 0.1".into()));
         assert_eq!(m("uciok"), Meaning::UciOk);
         assert_eq!(m("bestmove"), Meaning::Unknown);
@@ -356,8 +415,14 @@ mod tests {
     fn cecp_lines() {
         let m = |l| meaning(Dialect::Cecp, l);
         assert_eq!(m("move e2e4"), Meaning::Move("e2e4".into()));
-        assert_eq!(m("0-1 {White resigns}"), Meaning::Claim("0-1".into(), "White resigns".into()));
-        assert_eq!(m("1/2-1/2"), Meaning::Claim("1/2-1/2".into(), String::new()));
+        assert_eq!(
+            m("0-1 {White resigns}"),
+            Meaning::Claim("0-1".into(), "White resigns".into())
+        );
+        assert_eq!(
+            m("1/2-1/2"),
+            Meaning::Claim("1/2-1/2".into(), String::new())
+        );
         assert_eq!(m("12 -35 100 5000 e2e4 e7e5"), Meaning::Score(-35));
         assert_eq!(
             m("feature myname=\"Quill 0.1\" sealed=1 done=0"),

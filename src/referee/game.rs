@@ -266,6 +266,10 @@ struct EnginePlayer {
     log: Option<File>,
     /// CECP: `usermove=1` was offered.
     usermove: bool,
+    /// CECP: `ping=1` was offered.
+    ping: bool,
+    /// The last `ping` number sent.
+    pings: u32,
     /// UCI: the engine lists `UCI_Variant`.
     variant_option: bool,
     /// UCI: the engine lists `SealedCommit`; CECP: it offered the option.
@@ -320,6 +324,35 @@ impl EnginePlayer {
                 }
             }
         }
+    }
+
+    /// Makes sure the engine has read everything sent so far (UCI `isready`, CECP `ping`),
+    /// before it is asked to move: a move printed before the answer is a move out of turn.
+    fn sync(&mut self, inbox: &mut Inbox) -> Result<(), Forfeit> {
+        let expected = match self.spec.dialect {
+            Dialect::Uci => {
+                self.send("isready");
+                None
+            }
+            Dialect::Cecp if self.ping => {
+                self.pings += 1;
+                self.send(&format!("ping {}", self.pings));
+                Some(self.pings.to_string())
+            }
+            Dialect::Cecp => return Ok(()),
+        };
+        let deadline = Instant::now() + START_TIMEOUT;
+        let name = self.spec.name.clone();
+        let seat = self.seat;
+        self.wait_for(inbox, deadline, "isready/ping", |_, m| match m {
+            Meaning::ReadyOk if expected.is_none() => Some(Ok(())),
+            Meaning::Pong(n) if expected.as_ref() == Some(&n) => Some(Ok(())),
+            Meaning::Move(m) | Meaning::Commit(m) => Some(Err(forfeit(
+                seat,
+                format!("{name} moved out of turn ({m})"),
+            ))),
+            _ => None,
+        })?
     }
 
     /// Starts the engine's session: the handshake, the options, the variant.
@@ -383,6 +416,7 @@ impl EnginePlayer {
                                 "variants" => variants = Some(v.clone()),
                                 "sealed" => sealed = v == "1",
                                 "usermove" => self.usermove = v == "1",
+                                "ping" => self.ping = v == "1",
                                 "option" => {
                                     self.commit_option |= v.starts_with("SealedCommit ");
                                 }
@@ -395,9 +429,9 @@ impl EnginePlayer {
                         }
                     }
                 }
-                let offered = variants.as_deref().is_some_and(|list| {
-                    list.split(',').any(|v| v.trim() == variant.name())
-                });
+                let offered = variants
+                    .as_deref()
+                    .is_some_and(|list| list.split(',').any(|v| v.trim() == variant.name()));
                 if variant != Variant::DEFAULT && !offered {
                     return Err(forfeit(
                         self.seat,
@@ -499,7 +533,13 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
         Ok(g) => g,
         Err(e) => {
             // A bad opening is the match's fault: record a draw that says so.
-            let record = record(setup, &names, GameResult::Draw, 0, format!("bad opening: {e}"));
+            let record = record(
+                setup,
+                &names,
+                GameResult::Draw,
+                0,
+                format!("bad opening: {e}"),
+            );
             return GameReport {
                 pgn: String::new(),
                 record,
@@ -517,6 +557,8 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
                     process,
                     log: log.as_ref().and_then(|f| f.try_clone().ok()),
                     usermove: false,
+                    ping: false,
+                    pings: 1,
                     variant_option: false,
                     commit_option: false,
                     score: None,
@@ -675,7 +717,11 @@ impl Table {
         let mut s = String::new();
         if let Some(c) = clock.limits.clock {
             let other = &self.clocks[1 - i];
-            let (w, b) = if i == 0 { (clock, other) } else { (other, clock) };
+            let (w, b) = if i == 0 {
+                (clock, other)
+            } else {
+                (other, clock)
+            };
             let inc = |c: &Clock| c.limits.clock.map_or(0, |k| k.inc.as_millis());
             s.push_str(&format!(
                 " wtime {} btime {} winc {} binc {}",
@@ -700,20 +746,22 @@ impl Table {
         s
     }
 
-    /// Asks seat `i` for its move (in a sealed game, for its half of the turn).
-    fn request(&mut self, i: usize) {
+    /// Asks seat `i` for its move (in a sealed game, for its half of the turn); returns when the
+    /// request went out (the seat's clock runs from then).
+    fn request(&mut self, i: usize) -> Result<Instant, Forfeit> {
         let position = self.position();
         let limits = self.go_limits(i);
         let sealed = self.game.side_to_move().is_none();
         let times = [self.clocks[0].left, self.clocks[1].left];
         let has_clock = self.clocks[i].limits.clock.is_some();
         let Player::Engine(e) = &mut self.players[i] else {
-            return;
+            return Ok(Instant::now());
         };
         e.score = None;
         match e.spec.dialect {
             Dialect::Uci => {
                 e.send(&position);
+                e.sync(&mut self.inbox)?;
                 let side = if sealed {
                     if i == 0 { " sealed w" } else { " sealed b" }
                 } else {
@@ -722,6 +770,7 @@ impl Table {
                 e.send(&format!("go{side}{limits}"));
             }
             Dialect::Cecp => {
+                e.sync(&mut self.inbox)?;
                 if has_clock {
                     e.send(&format!("time {}", times[i].as_millis() / 10));
                     e.send(&format!("otim {}", times[1 - i].as_millis() / 10));
@@ -729,6 +778,7 @@ impl Table {
                 e.send("go");
             }
         }
+        Ok(Instant::now())
     }
 
     /// Tells seat `i` a move of its opponent in an alternating game (CECP keeps its own board).
@@ -887,8 +937,7 @@ impl Table {
         let mv = if let Player::Human(..) = self.players[i] {
             self.human_move(i, None)?
         } else {
-            self.request(i);
-            let asked = Instant::now();
+            let asked = self.request(i)?;
             let (written, at) = match self.answer(i, asked, true)? {
                 Answer::Move(m, at) => (m, at),
                 Answer::Commit(d, _) => {
@@ -912,7 +961,9 @@ impl Table {
         };
         let turn = Turn::Single(mv.clone());
         if let Err(e) = self.game.play(&turn) {
-            return Err(forfeit(i, format!("{} played an illegal move: {e}", self.names[i])).into());
+            return Err(
+                forfeit(i, format!("{} played an illegal move: {e}", self.names[i])).into(),
+            );
         }
         self.turns.push(turn);
         self.comments.push(None);
@@ -923,26 +974,26 @@ impl Table {
     fn sealed_turn(&mut self) -> Result<(), Stop> {
         // Engines are asked first; both think at once. A human answers after the engines have
         // chosen (and, when they commit, after their commitments are shown).
-        let asked = Instant::now();
+        let mut asked = [Instant::now(); 2];
         let mut answers: [Option<Answer>; 2] = [None, None];
-        for i in 0..2 {
+        for (i, at) in asked.iter_mut().enumerate() {
             if matches!(self.players[i], Player::Engine(_)) {
-                self.request(i);
+                *at = self.request(i)?;
             }
         }
         for i in 0..2 {
             if matches!(self.players[i], Player::Engine(_)) {
-                answers[i] = Some(self.answer(i, asked, false)?);
+                answers[i] = Some(self.answer(i, asked[i], false)?);
             }
         }
         let mut written: [Option<String>; 2] = [None, None];
         for i in 0..2 {
             match &answers[i] {
                 Some(Answer::Move(m, at)) => {
-                    self.charge(i, at.duration_since(asked))?;
+                    self.charge(i, at.duration_since(asked[i]))?;
                     written[i] = Some(m.clone());
                 }
-                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked))?,
+                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked[i]))?,
                 None => {}
             }
         }
@@ -993,7 +1044,10 @@ impl Table {
                 };
                 return Err(forfeit(
                     culprit,
-                    format!("{} wrote a move that is not of the variant: {e}", self.names[culprit]),
+                    format!(
+                        "{} wrote a move that is not of the variant: {e}",
+                        self.names[culprit]
+                    ),
                 )
                 .into());
             }
@@ -1011,7 +1065,11 @@ impl Table {
             penalties
                 .iter()
                 .map(|p| {
-                    let side = if p.side == Side::White { "white" } else { "black" };
+                    let side = if p.side == Side::White {
+                        "white"
+                    } else {
+                        "black"
+                    };
                     format!("penalty {side} {} ({})", p.mv, p.reason)
                 })
                 .collect::<Vec<_>>()
@@ -1040,22 +1098,30 @@ impl Table {
         let Player::Engine(e) = &mut self.players[i] else {
             unreachable!("only engines commit")
         };
-        let (mv, nonce) = e.wait_for(&mut self.inbox, deadline, "opening its commitment", |_, m| {
-            match m {
+        let (mv, nonce) = e.wait_for(
+            &mut self.inbox,
+            deadline,
+            "opening its commitment",
+            |_, m| match m {
                 Meaning::Opening(mv, nonce) => Some((mv, nonce)),
                 _ => None,
-            }
-        })?;
-        let moved = e.wait_for(&mut self.inbox, deadline, "its move after the opening", |_, m| {
-            match m {
+            },
+        )?;
+        let moved = e.wait_for(
+            &mut self.inbox,
+            deadline,
+            "its move after the opening",
+            |_, m| match m {
                 Meaning::Move(mv) => Some(mv),
                 _ => None,
-            }
-        })?;
+            },
+        )?;
         if !commit::verify(digest, &mv, &nonce) || moved != mv {
             return Err(forfeit(
                 i,
-                format!("{name} broke its commitment {digest} (opened {mv} {nonce}, moved {moved})"),
+                format!(
+                    "{name} broke its commitment {digest} (opened {mv} {nonce}, moved {moved})"
+                ),
             ));
         }
         Ok((mv, nonce))
@@ -1071,7 +1137,11 @@ impl Table {
 
     /// Asks the person at seat `i` for a move until a legal one is typed. In a sealed game
     /// `commitment` holds the opponent's commitment, when it gave one.
-    fn human_move(&mut self, i: usize, commitment: Option<Option<String>>) -> Result<WireMove, Forfeit> {
+    fn human_move(
+        &mut self,
+        i: usize,
+        commitment: Option<Option<String>>,
+    ) -> Result<WireMove, Forfeit> {
         let Player::Human(name, terminal) = &self.players[i] else {
             unreachable!("a human seat")
         };
@@ -1182,7 +1252,11 @@ impl Table {
             Err(Stop::Adjudicated(o)) => (o, "adjudication"),
             Err(Stop::Forfeit(f)) => (
                 Outcome {
-                    winner: Some(if f.seat == 0 { Side::Black } else { Side::White }),
+                    winner: Some(if f.seat == 0 {
+                        Side::Black
+                    } else {
+                        Side::White
+                    }),
                     reason: f.why,
                 },
                 f.termination,
@@ -1220,7 +1294,13 @@ impl Table {
             termination,
         });
         GameReport {
-            record: record(&self.setup, &self.names, result, plies, outcome.reason.clone()),
+            record: record(
+                &self.setup,
+                &self.names,
+                result,
+                plies,
+                outcome.reason.clone(),
+            ),
             pgn,
         }
     }

@@ -16,9 +16,9 @@ use std::collections::{HashSet, VecDeque};
 use std::fs::{self, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
@@ -122,9 +122,15 @@ impl MatchConfig {
                 a.name()
             )));
         }
-        let humans = self.seats.iter().filter(|s| matches!(s, Seat::Human { .. })).count();
+        let humans = self
+            .seats
+            .iter()
+            .filter(|s| matches!(s, Seat::Human { .. }))
+            .count();
         if humans == 2 {
-            return Err(MatchError::Config("two human seats: the referee needs an engine".into()));
+            return Err(MatchError::Config(
+                "two human seats: the referee needs an engine".into(),
+            ));
         }
         for s in &self.seats {
             if let Seat::Engine(e) = s
@@ -172,7 +178,8 @@ impl MatchConfig {
                 fen: None,
             };
         }
-        let mut rng = Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng =
+            Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         for _attempt in 0..100 {
             let mut game = Game::start(self.variant);
             let mut alive = true;
@@ -231,13 +238,15 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, Match
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        Game::from_fen(variant, line).map_err(|e| {
-            MatchError::Config(format!("{}:{}: {e}", path.display(), n + 1))
-        })?;
+        Game::from_fen(variant, line)
+            .map_err(|e| MatchError::Config(format!("{}:{}: {e}", path.display(), n + 1)))?;
         fens.push(line.to_string());
     }
     if fens.is_empty() {
-        return Err(MatchError::Config(format!("{}: no openings", path.display())));
+        return Err(MatchError::Config(format!(
+            "{}: no openings",
+            path.display()
+        )));
     }
     Ok(fens)
 }
@@ -261,9 +270,12 @@ fn clean_pgn(path: &Path, done: &HashSet<u32>) -> Result<(), MatchError> {
     }
     chunks.push(&text[start..]);
     for chunk in chunks {
-        let round = chunk
-            .lines()
-            .find_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]")?.parse::<u32>().ok());
+        let round = chunk.lines().find_map(|l| {
+            l.strip_prefix("[Round \"")?
+                .strip_suffix("\"]")?
+                .parse::<u32>()
+                .ok()
+        });
         let complete = chunk.ends_with("\n\n");
         if let Some(r) = round
             && r >= 1
@@ -296,7 +308,11 @@ impl Progress {
         let score = format!(
             "{a} {points} - {} {}  (+{} ={} -{})",
             f64::from(s.games()) - points,
-            if s.opponent.is_empty() { "?" } else { &s.opponent },
+            if s.opponent.is_empty() {
+                "?"
+            } else {
+                &s.opponent
+            },
             s.wins,
             s.draws,
             s.losses
@@ -304,7 +320,10 @@ impl Progress {
         let mut err = std::io::stderr().lock();
         if self.tty {
             let width = 30;
-            let filled = (done * width).checked_div(self.total).unwrap_or(width).min(width);
+            let filled = (done * width)
+                .checked_div(self.total)
+                .unwrap_or(width)
+                .min(width);
             let _ = write!(
                 err,
                 "\r\x1b[K[{}{}] {done}/{}  {score}",
@@ -319,12 +338,7 @@ impl Progress {
             let _ = writeln!(
                 err,
                 "game {}/{}: {} - {} {} ({})  score: {score}",
-                done,
-                self.total,
-                latest.white,
-                latest.black,
-                latest.result,
-                latest.reason
+                done, self.total, latest.white, latest.black, latest.result, latest.reason
             );
         }
         let _ = err.flush();
@@ -337,6 +351,9 @@ pub struct MatchOutcome {
     pub records: Vec<GameRecord>,
     /// The summary from seat A's side.
     pub summary: Summary,
+    /// When the SPRT stopped the match: the summary at that moment (games still being played
+    /// then were finished and recorded, and may move the final figures).
+    pub stopped: Option<Summary>,
 }
 
 /// Runs (or resumes) a match.
@@ -364,7 +381,10 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
                 config.results.display()
             )));
         }
-        (ResultsFile::create(&config.results, &signature)?, Vec::new())
+        (
+            ResultsFile::create(&config.results, &signature)?,
+            Vec::new(),
+        )
     };
     let done: HashSet<u32> = records.iter().map(|r| r.game).collect();
     if let Some(pgn) = &config.pgn {
@@ -374,7 +394,11 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         fs::create_dir_all(dir).map_err(|e| MatchError::Io(dir.clone(), e))?;
     }
     let schedule = config.schedule();
-    let queue: VecDeque<u32> = schedule.iter().copied().filter(|g| !done.contains(g)).collect();
+    let queue: VecDeque<u32> = schedule
+        .iter()
+        .copied()
+        .filter(|g| !done.contains(g))
+        .collect();
     let human = config.seats.iter().any(|s| matches!(s, Seat::Human { .. }));
     let terminal = human.then(Terminal::stdio);
     let concurrency = if human { 1 } else { config.concurrency.max(1) };
@@ -384,13 +408,15 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         tty: std::io::stderr().is_terminal() && !human,
     };
     let decided = |records: &[GameRecord]| {
-        config.sprt.is_some_and(|sprt| {
-            Summary::new(records, &a, Some(sprt))
-                .sprt
-                .is_some_and(|t| t.decision != Decision::Continue)
-        })
+        let sprt = config.sprt?;
+        let summary = Summary::new(records, &a, Some(sprt));
+        summary
+            .sprt
+            .is_some_and(|t| t.decision != Decision::Continue)
+            .then_some(summary)
     };
-    let stop = AtomicBool::new(decided(&records));
+    let mut stopped = decided(&records);
+    let stop = AtomicBool::new(stopped.is_some());
     let queue = Mutex::new(queue);
     let (tx, rx) = mpsc::channel::<GameReport>();
     let mut failure = None;
@@ -431,7 +457,10 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
                     .create(true)
                     .append(true)
                     .open(pgn)
-                    .and_then(|mut f| f.write_all(report.pgn.as_bytes()).and_then(|()| f.sync_data()));
+                    .and_then(|mut f| {
+                        f.write_all(report.pgn.as_bytes())
+                            .and_then(|()| f.sync_data())
+                    });
                 if let Err(e) = written {
                     failure = Some(MatchError::Io(pgn.clone(), e));
                     stop.store(true, Ordering::Relaxed);
@@ -445,8 +474,11 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
             }
             records.push(report.record.clone());
             progress.show(&records, &a, &report.record);
-            if decided(&records) {
-                stop.store(true, Ordering::Relaxed);
+            if stopped.is_none() {
+                stopped = decided(&records);
+                if stopped.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
     });
@@ -455,7 +487,11 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     }
     records.sort_by_key(|r| r.game);
     let summary = Summary::new(&records, &a, config.sprt);
-    Ok(MatchOutcome { records, summary })
+    Ok(MatchOutcome {
+        records,
+        summary,
+        stopped,
+    })
 }
 
 #[cfg(test)]
@@ -522,7 +558,12 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("m.pgn");
         let game = |round: u32| format!("[Event \"x\"]\n[Round \"{round}\"]\n\n1. a2a3 *\n\n");
-        let text = format!("{}{}{}[Event \"x\"]\n[Round \"3\"]\n\n1. a2", game(1), game(2), game(1));
+        let text = format!(
+            "{}{}{}[Event \"x\"]\n[Round \"3\"]\n\n1. a2",
+            game(1),
+            game(2),
+            game(1)
+        );
         fs::write(&path, text).unwrap();
         clean_pgn(&path, &HashSet::from([0, 2])).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), game(1));

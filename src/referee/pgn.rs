@@ -145,7 +145,11 @@ mod tests {
     use super::*;
     use crate::notation::parse_turn;
 
-    fn game<'a>(turns: &'a [Turn], comments: &'a [Option<String>], outcome: &'a Outcome) -> PgnGame<'a> {
+    fn game<'a>(
+        turns: &'a [Turn],
+        comments: &'a [Option<String>],
+        outcome: &'a Outcome,
+    ) -> PgnGame<'a> {
         PgnGame {
             event: "t",
             round: 3,
@@ -165,7 +169,10 @@ mod tests {
 
     #[test]
     fn sealed_turns_are_joint_tokens_with_penalty_comments() {
-        let turns = vec![parse_turn("a2a3|e4e3").unwrap(), parse_turn("z9a1|d5d4").unwrap()];
+        let turns = vec![
+            parse_turn("a2a3|e4e3").unwrap(),
+            parse_turn("z9a1|d5d4").unwrap(),
+        ];
         let comments = vec![None, Some("penalty white z9a1 (off the board)".to_string())];
         let outcome = Outcome {
             winner: Some(Side::Black),
@@ -174,17 +181,25 @@ mod tests {
         let text = write(&game(&turns, &comments, &outcome));
         assert!(text.contains("[Variant \"apocalypse\"]\n"));
         assert!(text.contains("[Result \"0-1\"]\n"));
-        assert!(text.contains(
-            "1. a2a3|e4e3 2. z9a1|d5d4 {penalty white z9a1 (off the board)} {White has no footmen left} 0-1\n"
+        assert!(text.lines().all(|l| l.len() <= 79), "{text}");
+        assert!(text.replace('\n', " ").contains(
+            "1. a2a3|e4e3 2. z9a1|d5d4 {penalty white z9a1 (off the board)} {White has no footmen left} 0-1"
         ));
         assert!(!text.contains("SetUp"));
     }
 
     #[test]
     fn alternating_numbering_with_black_first_and_fen() {
-        let turns = vec![parse_turn("e7e5").unwrap(), parse_turn("d2d4").unwrap(), parse_turn("e5d4").unwrap()];
+        let turns = vec![
+            parse_turn("e7e5").unwrap(),
+            parse_turn("d2d4").unwrap(),
+            parse_turn("e5d4").unwrap(),
+        ];
         let comments = vec![None, None, None];
-        let outcome = Outcome { winner: None, reason: "adjudicated".into() };
+        let outcome = Outcome {
+            winner: None,
+            reason: "adjudicated".into(),
+        };
         let mut g = game(&turns, &comments, &outcome);
         g.sealed = false;
         g.first_mover = Some(Side::Black);

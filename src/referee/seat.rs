@@ -11,6 +11,8 @@ use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
 use nom::sequence::{preceded, separated_pair};
 use nom::{IResult, Parser};
 
+use super::results::valid_name;
+
 /// Which protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -57,7 +59,11 @@ pub struct Limits {
 impl Limits {
     /// The limits with the default clock filled in when none is set.
     pub fn or_default(self) -> Limits {
-        if self.clock.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none() {
+        if self.clock.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+        {
             Limits {
                 clock: Some(Clock {
                     moves: 0,
@@ -262,14 +268,6 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// Whether a name may stand in a results file and a PGN tag.
-pub fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
-}
-
 /// Reads a seat from its words (`cmd=./quill proto=uci name=a tc=10+0.1 option.Hash=64`, or
 /// `human name=me`), after the words every seat shares (`--each`).
 ///
@@ -390,7 +388,12 @@ mod tests {
 
     #[test]
     fn refuses_bad_words() {
-        for bad in ["cmd=q proto=telnet", "cmd=q tc=fast", "speed=3 cmd=q", "name=a"] {
+        for bad in [
+            "cmd=q proto=telnet",
+            "cmd=q tc=fast",
+            "speed=3 cmd=q",
+            "name=a",
+        ] {
             assert!(parse_seat(&words(bad), &[], "a").is_err(), "{bad}");
         }
         assert!(parse_seat(&words("cmd=q name=a/b"), &[], "a").is_err());

@@ -4,6 +4,7 @@
 //!   `gladiator_compare.rs`, `pagan_compare.rs`): a seeded generator, just enough JSON to read
 //!   the references' answers, the reference process run in its `serve` mode, and the pieces of
 //!   the comparison loops that are the same for every variant;
+//! - the referee tests (`referee.rs`, `misbehave_double.rs`): the misbehaving test double;
 //! - the perft tests (`perft.rs`, `perft_gladiator.rs`, `perft_pagan.rs`): the `.perft` table
 //!   parser and the loop comparing its counts with [`Game::perft`].
 //!
@@ -22,6 +23,34 @@ use quill::variant::Variant;
 #[allow(dead_code)]
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The misbehaving test double (`examples/misbehave.rs`), next to `quill` in
+/// `target/<profile>/examples`. `cargo test` builds it; a run of one test target does not, so it
+/// is built here when missing or older than its source or than the `quill` binary (which is
+/// rebuilt whenever the library changes).
+#[allow(dead_code)]
+pub fn misbehave_path() -> &'static PathBuf {
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let quill = PathBuf::from(env!("CARGO_BIN_EXE_quill"));
+        let profile_dir = quill.parent().expect("quill is in a directory").to_owned();
+        let path = profile_dir.join("examples").join("misbehave");
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let built = modified(&path);
+        let stale = built.is_none()
+            || built < modified(&root().join("examples/misbehave.rs"))
+            || built < modified(&quill);
+        if stale {
+            let mut cargo = Command::new(env!("CARGO"));
+            cargo.args(["build", "--example", "misbehave"]);
+            if profile_dir.ends_with("release") {
+                cargo.arg("--release");
+            }
+            assert!(cargo.status().expect("cargo runs").success());
+        }
+        path
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
