@@ -227,7 +227,14 @@ impl<'a, P: Searchable> Searcher<'a, P> {
     }
 
     /// Ordering scores of `moves`: the table move, captures, killers, then history.
-    fn order(&self, pos: &P, moves: &[P::Move], scores: &mut Vec<i32>, tt: Option<u64>, ply: usize) {
+    fn order(
+        &self,
+        pos: &P,
+        moves: &[P::Move],
+        scores: &mut Vec<i32>,
+        tt: Option<u64>,
+        ply: usize,
+    ) {
         scores.clear();
         let side = (ply & 1) * HISTORY_SIZE;
         let killers = self.killers[ply];
@@ -277,7 +284,15 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 
     /// Searches a child of the node at `ply` with a null window first when it is not the
     /// first move, and again with the full window when it beats `alpha`.
-    fn child(&mut self, child: &P, first: bool, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    fn child(
+        &mut self,
+        child: &P,
+        first: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if first {
             return -self.node(child, depth - 1, ply + 1, -beta, -alpha);
         }
@@ -365,7 +380,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         } else {
             Bound::Upper
         };
-        let mv = if bound == Bound::Upper { None } else { best_move };
+        let mv = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
         self.store(key, depth, bound, to_table(best, ply), mv);
         best
     }
@@ -551,7 +570,10 @@ fn run<P: Searchable>(
         nodes: 0,
         pv: vec![pos.wire(first)],
     };
-    let max_depth = limits.depth.unwrap_or(MAX_PLY as u32).clamp(1, MAX_PLY as u32);
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32)
+        .clamp(1, MAX_PLY as u32);
     let mut previous: i32 = 0;
     for depth in 1..=max_depth {
         let mut delta = 30;

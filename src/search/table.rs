@@ -210,7 +210,10 @@ mod tests {
         // A deeper one replaces it and keeps the move when it has none.
         t.store(key, 6, Bound::Exact, 7, None);
         let hit = t.probe(key).unwrap();
-        assert_eq!((hit.depth, hit.bound, hit.score, hit.mv), (6, Bound::Exact, 7, Some(42)));
+        assert_eq!(
+            (hit.depth, hit.bound, hit.score, hit.mv),
+            (6, Bound::Exact, 7, Some(42))
+        );
         // Two more positions of the same bucket: the shallower goes to the second slot, and
         // a third one replaces it there while the deep one stays.
         let (other, third) = (key ^ (1 << 40), key ^ (1 << 41));

@@ -80,7 +80,8 @@ impl Position {
             }
             let targets = self.allowed_targets(s, targets);
             score += if power == 0 { -10 } else { power };
-            score += 4 * targets.count_ones() as i32 + 6 * (targets & enemy_pawns).count_ones() as i32;
+            score +=
+                4 * targets.count_ones() as i32 + 6 * (targets & enemy_pawns).count_ones() as i32;
         }
         score
     }
@@ -193,8 +194,7 @@ impl Searchable for Position {
         let me = self.side_to_move();
         let them = me.opponent();
         let pawns = |s| self.pieces(s, Kind::Pawn).count_ones();
-        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them)
-            + 10
+        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them) + 10
     }
 
     fn key(&self) -> u64 {

@@ -148,7 +148,9 @@ impl Searchable for Position {
     }
 
     fn code(mv: Move) -> u64 {
-        u64::from(mv.from) | u64::from(mv.to) << 8 | (mv.promotion.map_or(0, kind_index) as u64) << 16
+        u64::from(mv.from)
+            | u64::from(mv.to) << 8
+            | (mv.promotion.map_or(0, kind_index) as u64) << 16
     }
 
     fn capture_order(&self, mv: Move) -> Option<i32> {
