@@ -37,8 +37,20 @@ pub trait Searchable: Clone {
     type Move: Copy + PartialEq;
 
     /// The candidate turns the search considers (a variant may prune sub-decisions here, as
-    /// long as every position keeps at least one legal turn when it has one). Clears `out`.
+    /// long as every position keeps at least one legal turn when it has one), without their
+    /// refinements. Clears `out`.
     fn candidates(&self, out: &mut Vec<Self::Move>);
+
+    /// Appends the variations of a candidate turn that the search tries after it, if it gets
+    /// that far (a turn's optional sub-moves, say). Generating them only for the turns that
+    /// are searched saves their cost at nodes that are cut off early. Variations have none.
+    fn refinements(&self, _mv: Self::Move, _out: &mut Vec<Self::Move>) {}
+
+    /// The code of the candidate turn that a variation refines (see
+    /// [`Searchable::refinements`]); a candidate's own code for a candidate.
+    fn base_code(code: u64) -> u64 {
+        code
+    }
 
     /// The candidate turns quiescence considers: captures. Clears `out`.
     fn noisy(&self, out: &mut Vec<Self::Move>);
@@ -52,6 +64,15 @@ pub trait Searchable: Clone {
 
     /// The score for the side to move when it has no candidate turn (mated, stalemated …).
     fn stuck(&self) -> i32;
+
+    /// Every candidate turn with its refinements.
+    fn all_candidates(&self, out: &mut Vec<Self::Move>) {
+        self.candidates(out);
+        for i in 0..out.len() {
+            let mv = out[i];
+            self.refinements(mv, out);
+        }
+    }
 
     /// For a finished game: the score for the side to move.
     fn terminal(&self) -> Option<i32> {
@@ -174,6 +195,8 @@ struct Searcher<'a, P: Searchable> {
     started: Instant,
     stop: &'a AtomicBool,
     aborted: bool,
+    /// Whether late quiet moves are reduced (off only to compare with plain alpha-beta).
+    reduce: bool,
     table: Option<&'a mut Table>,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
@@ -193,6 +216,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             started: Instant::now(),
             stop,
             aborted: false,
+            reduce: true,
             table,
             killers: vec![[None; 2]; plies],
             history: vec![0; 2 * HISTORY_SIZE],
@@ -236,21 +260,38 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         ply: usize,
     ) {
         scores.clear();
-        let side = (ply & 1) * HISTORY_SIZE;
-        let killers = self.killers[ply];
-        for &mv in moves {
-            let score = if tt == Some(P::code(mv)) {
-                TABLE_MOVE
-            } else if let Some(c) = pos.capture_order(mv) {
-                CAPTURE + c
-            } else if killers[0] == Some(mv) {
-                KILLER
-            } else if killers[1] == Some(mv) {
-                KILLER - 1
-            } else {
-                self.history[side + pos.history_index(mv)]
-            };
-            scores.push(score);
+        scores.extend(moves.iter().map(|&mv| self.rank(pos, mv, tt, ply)));
+    }
+
+    fn rank(&self, pos: &P, mv: P::Move, tt: Option<u64>, ply: usize) -> i32 {
+        let killers = &self.killers[ply];
+        if tt == Some(P::code(mv)) {
+            TABLE_MOVE
+        } else if let Some(c) = pos.capture_order(mv) {
+            CAPTURE + c
+        } else if killers[0] == Some(mv) {
+            KILLER
+        } else if killers[1] == Some(mv) {
+            KILLER - 1
+        } else {
+            self.history[(ply & 1) * HISTORY_SIZE + pos.history_index(mv)]
+        }
+    }
+
+    /// Appends the refinements of `mv` to the move list of a node, with their ranks.
+    fn refine(
+        &self,
+        pos: &P,
+        mv: P::Move,
+        moves: &mut Vec<P::Move>,
+        scores: &mut Vec<i32>,
+        tt: Option<u64>,
+        ply: usize,
+    ) {
+        let start = moves.len();
+        pos.refinements(mv, moves);
+        for &m in &moves[start..] {
+            scores.push(self.rank(pos, m, tt, ply));
         }
     }
 
@@ -293,8 +334,30 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        self.reduced_child(child, first, 0, depth, ply, alpha, beta)
+    }
+
+    /// As `child`, after a null-window search `reduction` plies shallower when that is not
+    /// zero: a late quiet move that does not beat `alpha` there is not searched further.
+    #[allow(clippy::too_many_arguments)]
+    fn reduced_child(
+        &mut self,
+        child: &P,
+        first: bool,
+        reduction: i32,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if first {
             return -self.node(child, depth - 1, ply + 1, -beta, -alpha);
+        }
+        if reduction > 0 {
+            let score = -self.node(child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+            if score <= alpha || self.aborted {
+                return score;
+            }
         }
         let score = -self.node(child, depth - 1, ply + 1, -alpha - 1, -alpha);
         if score > alpha && score < beta && !self.aborted {
@@ -344,12 +407,30 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             self.scores[ply] = scores;
             return at_ply(pos.stuck(), ply);
         }
-        self.order(pos, &moves, &mut scores, hit.and_then(|h| h.mv), ply);
+        let tt = hit.and_then(|h| h.mv);
+        self.order(pos, &moves, &mut scores, tt, ply);
+        // A table move that refines a candidate: refine that candidate now to try it first.
+        let mut refined = None;
+        if let Some(code) = tt
+            && !scores.contains(&TABLE_MOVE)
+            && let Some(&base) = moves.iter().find(|&&m| P::code(m) == P::base_code(code))
+        {
+            self.refine(pos, base, &mut moves, &mut scores, tt, ply);
+            refined = Some(base);
+        }
         let (alpha0, mut best, mut best_move) = (alpha, -INFINITY, None);
-        for i in 0..moves.len() {
+        let mut i = 0;
+        while i < moves.len() {
             pick(&mut moves, &mut scores, i);
             let mv = moves[i];
-            let score = self.child(&pos.after(mv), i == 0, depth, ply, alpha, beta);
+            // Late quiet moves are searched shallower first (late move reductions).
+            let reduction = if self.reduce && depth >= 3 && i >= 3 && scores[i] < KILLER - 1 {
+                if i >= 12 && depth >= 5 { 2 } else { 1 }
+            } else {
+                0
+            };
+            let child = pos.after(mv);
+            let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -367,6 +448,10 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                     }
                 }
             }
+            if refined != Some(mv) {
+                self.refine(pos, mv, &mut moves, &mut scores, tt, ply);
+            }
+            i += 1;
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
@@ -530,7 +615,7 @@ pub fn search<P: Searchable>(
     table: &mut Table,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
-    run(pos, allowed, limits, stop, Some(table), report)
+    run(pos, allowed, limits, stop, Some(table), true, report)
 }
 
 fn run<P: Searchable>(
@@ -539,6 +624,7 @@ fn run<P: Searchable>(
     limits: Limits,
     stop: &AtomicBool,
     table: Option<&mut Table>,
+    reduce: bool,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
     if pos.over().is_some() {
@@ -546,7 +632,7 @@ fn run<P: Searchable>(
     }
     let mut root = Vec::new();
     if allowed.is_empty() {
-        pos.candidates(&mut root);
+        pos.all_candidates(&mut root);
     } else {
         root.extend(allowed.iter().filter_map(|m| pos.read_wire(m)));
     }
@@ -555,6 +641,7 @@ fn run<P: Searchable>(
         t.new_search();
     }
     let mut s = Searcher::new(limits, stop, table);
+    s.reduce = reduce;
     // First ordering: the table's move, captures, generation order.
     let mut scores = Vec::new();
     let tt = s.probe(pos.key()).and_then(|h| h.mv);

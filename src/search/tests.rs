@@ -19,7 +19,7 @@ fn reference<P: Searchable>(pos: &P, depth: i32, ply: usize, mut alpha: i32, bet
         return pos.evaluate();
     }
     let mut moves = Vec::new();
-    pos.candidates(&mut moves);
+    pos.all_candidates(&mut moves);
     if moves.is_empty() {
         return at_ply(pos.stuck(), ply);
     }
@@ -58,7 +58,10 @@ fn reference_quiesce<P: Searchable>(pos: &P, ply: usize, mut alpha: i32, beta: i
     best
 }
 
+/// A search to `depth`; without a table also without reductions, so that it is plain
+/// alpha-beta in its results.
 fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -> Found {
+    let reduce = table.is_some();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -69,6 +72,7 @@ fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -
         limits,
         &AtomicBool::new(false),
         table,
+        reduce,
         &mut |_| {},
     )
     .expect("a move")
@@ -223,6 +227,6 @@ fn keys_follow_the_side_to_move_and_the_clock() {
 fn a_stop_ends_the_search_with_a_move() {
     let pos = glad(Rules::Brawl, gladiator::START_FEN);
     let stop = AtomicBool::new(true);
-    let found = run(&pos, &[], Limits::default(), &stop, None, &mut |_| {}).expect("a move");
+    let found = run(&pos, &[], Limits::default(), &stop, None, true, &mut |_| {}).expect("a move");
     assert!(pos.read_wire(&found.mv).is_some());
 }

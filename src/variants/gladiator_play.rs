@@ -1,6 +1,8 @@
-//! How the alternating search sees Gladiator and Brawl: candidate turns with the supporter
-//! move treated as a pruned sub-decision (a turn can have over a thousand spellings), captures
-//! of pawns as the noisy turns, and an evaluation of material, pawn power and mobility.
+//! How the alternating search sees Gladiator and Brawl: candidate turns are the pawn moves
+//! (with one chosen placement of a displaced supporter); the supporter move is a pruned
+//! sub-decision (a turn can have over a thousand spellings) offered as a refinement, generated
+//! only when the search reaches it. Captures of pawns are the noisy turns, and the evaluation
+//! weighs material, pawn power and mobility.
 
 use super::gladiator::{BORDER, Kind, Position, Rules, Turn, reach};
 use crate::notation::WireMove;
@@ -106,13 +108,6 @@ impl Searchable for Position {
         out.clear();
         let s = self.side_to_move().index();
         let occupied = self.occupied();
-        // Supporters powering a pawn now (judged before the pawn moves, which is close enough).
-        let mut busy = 0;
-        let mut pawns = self.pieces(self.side_to_move(), Kind::Pawn);
-        while pawns != 0 {
-            busy |= reach(Kind::Bishop, pawns.trailing_zeros() as u8, occupied);
-            pawns &= pawns - 1;
-        }
         let mut pawns = self.pieces(self.side_to_move(), Kind::Pawn);
         while pawns != 0 {
             let from = pawns.trailing_zeros() as u8;
@@ -121,19 +116,16 @@ impl Searchable for Position {
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                let (mut after, displaced) = self.after_pawn(from, to);
                 let mut place = NONE;
-                if let Some(kind) = displaced {
+                if let Some(kind) = self.displaced(to) {
+                    let (after, _) = self.after_pawn(from, to);
                     place = best_placement(&after, kind);
-                    after.place(kind, place);
                 }
-                let base = Turn {
+                out.push(Turn {
                     pawn: (from, to),
                     place,
                     support: (NONE, NONE),
-                };
-                out.push(base);
-                self.best_supports(&after, busy, base, out);
+                });
             }
         }
         if out.is_empty() {
@@ -147,6 +139,31 @@ impl Searchable for Position {
                     }),
             );
         }
+    }
+
+    /// The supporter moves worth trying after a pawn move (see `best_supports`).
+    fn refinements(&self, mv: Turn, out: &mut Vec<Turn>) {
+        if !mv.moves_pawn() || mv.support.0 != NONE {
+            return;
+        }
+        let (mut after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
+        if let Some(kind) = displaced {
+            after.place(kind, mv.place);
+        }
+        // Supporters powering a pawn now (judged before the pawn moves: close enough).
+        let occupied = self.occupied();
+        let mut busy = 0;
+        let mut pawns = self.pieces(self.side_to_move(), Kind::Pawn);
+        while pawns != 0 {
+            busy |= reach(Kind::Bishop, pawns.trailing_zeros() as u8, occupied);
+            pawns &= pawns - 1;
+        }
+        self.best_supports(&after, busy, mv, out);
+    }
+
+    fn base_code(code: u64) -> u64 {
+        // The supporter move is in bytes 3 and 4.
+        code | 0xffff << 24
     }
 
     fn noisy(&self, out: &mut Vec<Turn>) {
@@ -290,6 +307,15 @@ impl Gains {
 }
 
 impl Position {
+    /// The kind of the enemy supporter a pawn landing on `to` displaces (Brawl), if any.
+    fn displaced(&self, to: u8) -> Option<Kind> {
+        let them = self.side_to_move().opponent().index();
+        if self.supporters(them) >> to & 1 == 0 {
+            return None;
+        }
+        self.kind_at(to)
+    }
+
     /// Adds the few most promising supporter moves after the pawn part `base` (position
     /// `after`): a supporter that lands where it powers our pawns, scored by the new moves
     /// those pawns gain. In Gladiator any supporter of a kind can jump anywhere, so only one
