@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::game::Game;
 use crate::notation::WireMove;
 use crate::rng::Rng;
-use crate::search::{self, Limits, Searchable};
+use crate::search::{self, Limits, Searchable, Table};
 use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{End, Move, Position};
@@ -66,12 +66,45 @@ pub fn choose(
     }
 }
 
-/// Runs the alternating search and reports it as a [`Choice`].
+/// Runs the alternating search with a fresh transposition table (so that the result depends
+/// on the position alone, as `quill bench` needs).
 fn choose_alternating<P: Searchable>(
     pos: &P,
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
+    progress: &mut dyn FnMut(Choice),
+) -> Option<Choice> {
+    search_alternating(pos, allowed, limits, stop, &mut Table::default(), progress)
+}
+
+/// Chooses a move in an alternating game like [`choose`], with a transposition table that
+/// persists between searches (a game's moves). `None` as for [`choose`], and for a sealed game.
+pub fn choose_with_table(
+    game: &Game,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    table: &mut Table,
+    progress: &mut dyn FnMut(Choice),
+) -> Option<Choice> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    match game {
+        Game::Apocalypse(_) => None,
+        Game::Gladiator(p) => search_alternating(p, allowed, limits, stop, table, progress),
+        Game::Pagan(p) => search_alternating(p, allowed, limits, stop, table, progress),
+    }
+}
+
+/// Runs the alternating search and reports it as a [`Choice`].
+fn search_alternating<P: Searchable>(
+    pos: &P,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    table: &mut Table,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let started = Instant::now();
@@ -84,7 +117,9 @@ fn choose_alternating<P: Searchable>(
         pv: found.pv.iter().map(ToString::to_string).collect(),
         mv: found.mv.clone(),
     };
-    let found = search::search(pos, allowed, limits, stop, &mut |f| progress(as_choice(f)))?;
+    let found = search::search(pos, allowed, limits, stop, table, &mut |f| {
+        progress(as_choice(f));
+    })?;
     Some(as_choice(&found))
 }
 

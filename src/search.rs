@@ -1,14 +1,35 @@
 //! The generic alternating search shared by every alternating variant: iterative deepening
-//! negamax alpha-beta over a small trait, with a time, depth and node budget and a stop flag.
-//! It knows no protocol: it returns a typed [`Found`].
+//! principal variation search with an aspiration window, a transposition table, quiescence on
+//! captures, and move ordering (table move, captures by value, two killers per ply, history).
+//! A time, depth and node budget and a stop flag bound it. It knows no protocol: it returns a
+//! typed [`Found`].
+
+mod table;
+#[cfg(test)]
+mod tests;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub use self::table::{Bound, Hit, Table};
 use crate::notation::WireMove;
 
 /// Score of a won game (minus the distance in plies).
 pub const WIN: i32 = 30_000;
+/// Scores at least this far from zero are won or lost games.
+pub const MATE_BOUND: i32 = WIN - 1000;
+/// Deepest ply the search reaches (quiescence included).
+pub const MAX_PLY: usize = 100;
+/// Size of the history table per side: every [`Searchable::history_index`] is below it.
+pub const HISTORY_SIZE: usize = 8192;
+
+const INFINITY: i32 = WIN + 1;
+/// Nodes between two looks at the clock (the stop flag is read at every node).
+const CLOCK_EVERY: u64 = 64;
+const TABLE_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+const HISTORY_MAX: i32 = 1 << 20;
 
 /// What a position of an alternating game offers the search.
 pub trait Searchable: Clone {
@@ -16,17 +37,67 @@ pub trait Searchable: Clone {
     type Move: Copy + PartialEq;
 
     /// The candidate turns the search considers (a variant may prune sub-decisions here, as
-    /// long as every position keeps at least one legal turn when it has one).
+    /// long as every position keeps at least one legal turn when it has one), without their
+    /// refinements. Clears `out`.
     fn candidates(&self, out: &mut Vec<Self::Move>);
+
+    /// Appends the variations of a candidate turn that the search tries after it, if it gets
+    /// that far (a turn's optional sub-moves, say). Generating them only for the turns that
+    /// are searched saves their cost at nodes that are cut off early. Variations have none.
+    fn refinements(&self, _mv: Self::Move, _out: &mut Vec<Self::Move>) {}
+
+    /// The code of the candidate turn that a variation refines (see
+    /// [`Searchable::refinements`]); a candidate's own code for a candidate.
+    fn base_code(code: u64) -> u64 {
+        code
+    }
+
+    /// The candidate turns quiescence considers: captures. Clears `out`.
+    fn noisy(&self, out: &mut Vec<Self::Move>);
 
     /// The position after a candidate turn.
     fn after(&self, mv: Self::Move) -> Self;
 
-    /// For a finished game: the score for the side to move (`-WIN` lost, 0 drawn, `WIN` won).
-    fn terminal(&self) -> Option<i32>;
+    /// For a game that has ended in a way seen without generating moves: the score for the
+    /// side to move (`-WIN` lost, 0 drawn, `WIN` won).
+    fn over(&self) -> Option<i32>;
+
+    /// The score for the side to move when it has no candidate turn (mated, stalemated …).
+    fn stuck(&self) -> i32;
+
+    /// Every candidate turn with its refinements.
+    fn all_candidates(&self, out: &mut Vec<Self::Move>) {
+        self.candidates(out);
+        for i in 0..out.len() {
+            let mv = out[i];
+            self.refinements(mv, out);
+        }
+    }
+
+    /// For a finished game: the score for the side to move.
+    fn terminal(&self) -> Option<i32> {
+        self.over().or_else(|| {
+            let mut moves = Vec::new();
+            self.candidates(&mut moves);
+            moves.is_empty().then(|| self.stuck())
+        })
+    }
 
     /// A static score for the side to move, in centipawns.
     fn evaluate(&self) -> i32;
+
+    /// A hash of everything that decides the legal turns and the end of the game.
+    fn key(&self) -> u64;
+
+    /// A number naming a move among the candidates of a position (for the table).
+    fn code(mv: Self::Move) -> u64;
+
+    /// For a capture, an ordering score below 2^20 (most valuable victim, least valuable
+    /// attacker first); `None` for a quiet turn.
+    fn capture_order(&self, mv: Self::Move) -> Option<i32>;
+
+    /// The slot of a turn in the history table, below [`HISTORY_SIZE`].
+    fn history_index(&self, mv: Self::Move) -> usize;
 
     /// The wire form of a candidate turn.
     fn wire(&self, mv: Self::Move) -> WireMove;
@@ -40,7 +111,8 @@ pub trait Searchable: Clone {
 pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
-    /// Time to stop by.
+    /// Time budget: the search stops by it (hard limit) and starts no new iteration past
+    /// half of it (soft limit).
     pub time: Option<Duration>,
     /// Node budget.
     pub nodes: Option<u64>,
@@ -61,135 +133,523 @@ pub struct Found {
     pub pv: Vec<WireMove>,
 }
 
-struct Searcher<'a> {
+/// Pseudo-random keys for hashing positions (splitmix64 from `seed`), the same in every
+/// build.
+pub const fn zobrist_keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut out = [0; N];
+    let mut x = seed;
+    let mut i = 0;
+    while i < N {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        out[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    out
+}
+
+/// A win or loss `ply` plies from the root, from a score seen at the end of the game.
+fn at_ply(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    match score {
+        s if s > 0 => s - ply,
+        s if s < 0 => s + ply,
+        _ => 0,
+    }
+}
+
+/// A score as the table keeps it: mates counted from the stored node, not the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= MATE_BOUND => s + ply as i32,
+        s if s <= -MATE_BOUND => s - ply as i32,
+        s => s,
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    match score {
+        s if s >= MATE_BOUND => s - ply as i32,
+        s if s <= -MATE_BOUND => s + ply as i32,
+        s => s,
+    }
+}
+
+/// Moves the best-scored remaining move to `i`.
+fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}
+
+struct Searcher<'a, P: Searchable> {
     nodes: u64,
     limits: Limits,
     started: Instant,
     stop: &'a AtomicBool,
     aborted: bool,
+    /// Whether late quiet moves are reduced (off only to compare with plain alpha-beta).
+    reduce: bool,
+    table: Option<&'a mut Table>,
+    killers: Vec<[Option<P::Move>; 2]>,
+    history: Vec<i32>,
+    /// Move and score buffers, one per ply, reused.
+    moves: Vec<Vec<P::Move>>,
+    scores: Vec<Vec<i32>>,
+    /// The triangular principal-variation table.
+    pv: Vec<Vec<P::Move>>,
 }
 
-impl Searcher<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if self.aborted {
-            return true;
+impl<'a, P: Searchable> Searcher<'a, P> {
+    fn new(limits: Limits, stop: &'a AtomicBool, table: Option<&'a mut Table>) -> Self {
+        let plies = MAX_PLY + 2;
+        Searcher {
+            nodes: 0,
+            limits,
+            started: Instant::now(),
+            stop,
+            aborted: false,
+            reduce: true,
+            table,
+            killers: vec![[None; 2]; plies],
+            history: vec![0; 2 * HISTORY_SIZE],
+            moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
         }
-        if self.nodes & 63 == 0 {
-            let late = self
-                .limits
-                .time
-                .is_some_and(|t| self.started.elapsed() >= t);
+    }
+
+    /// Whether the search must stop now (stop flag, node budget, hard time limit).
+    fn poll(&mut self) -> bool {
+        if !self.aborted {
+            let late = self.nodes.is_multiple_of(CLOCK_EVERY)
+                && self
+                    .limits
+                    .time
+                    .is_some_and(|t| self.started.elapsed() >= t);
             let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            if late || spent || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
+            self.aborted = late || spent || self.stop.load(Ordering::Relaxed);
         }
         self.aborted
     }
 
-    /// Searches the root turns (best of the last iteration first) to `depth`.
-    fn root<P: Searchable>(
-        &mut self,
-        pos: &P,
-        root: &mut [P::Move],
-        depth: u32,
-        pv: &mut Vec<P::Move>,
-    ) -> i32 {
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
-        let mut line = Vec::new();
-        let mut best = (-WIN - 1, 0);
-        for (i, &mv) in root.iter().enumerate() {
-            self.nodes += 1;
-            let score = -self.negamax(&pos.after(mv), depth - 1, 1, -beta, -alpha, &mut line);
-            if self.aborted && i > 0 {
-                break;
-            }
-            if score > best.0 {
-                best = (score, i);
-                pv.clear();
-                pv.push(mv);
-                pv.extend_from_slice(&line);
-            }
-            alpha = alpha.max(score);
-        }
-        root[..=best.1].rotate_right(1);
-        best.0
+    fn probe(&self, key: u64) -> Option<Hit> {
+        self.table.as_ref().and_then(|t| t.probe(key))
     }
 
-    fn negamax<P: Searchable>(
-        &mut self,
+    fn store(&mut self, key: u64, depth: i32, bound: Bound, score: i32, mv: Option<P::Move>) {
+        if let Some(t) = self.table.as_mut() {
+            t.store(key, depth.max(0) as u32, bound, score, mv.map(P::code));
+        }
+    }
+
+    /// Ordering scores of `moves`: the table move, captures, killers, then history.
+    fn order(
+        &self,
         pos: &P,
-        depth: u32,
-        ply: i32,
-        mut alpha: i32,
+        moves: &[P::Move],
+        scores: &mut Vec<i32>,
+        tt: Option<u64>,
+        ply: usize,
+    ) {
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| self.rank(pos, mv, tt, ply)));
+    }
+
+    fn rank(&self, pos: &P, mv: P::Move, tt: Option<u64>, ply: usize) -> i32 {
+        let killers = &self.killers[ply];
+        if tt == Some(P::code(mv)) {
+            TABLE_MOVE
+        } else if let Some(c) = pos.capture_order(mv) {
+            CAPTURE + c
+        } else if killers[0] == Some(mv) {
+            KILLER
+        } else if killers[1] == Some(mv) {
+            KILLER - 1
+        } else {
+            self.history[(ply & 1) * HISTORY_SIZE + pos.history_index(mv)]
+        }
+    }
+
+    /// Appends the refinements of `mv` to the move list of a node, with their ranks.
+    fn refine(
+        &self,
+        pos: &P,
+        mv: P::Move,
+        moves: &mut Vec<P::Move>,
+        scores: &mut Vec<i32>,
+        tt: Option<u64>,
+        ply: usize,
+    ) {
+        let start = moves.len();
+        pos.refinements(mv, moves);
+        for &m in &moves[start..] {
+            scores.push(self.rank(pos, m, tt, ply));
+        }
+    }
+
+    /// A quiet move caused a cutoff: it becomes a killer and gains history; the quiet moves
+    /// tried before it lose some.
+    fn reward(&mut self, pos: &P, mv: P::Move, tried: &[P::Move], ply: usize, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let side = (ply & 1) * HISTORY_SIZE;
+        let bonus = depth * depth;
+        let adjust = |h: &mut i32, by: i32| {
+            *h = (*h + by).clamp(-HISTORY_MAX, HISTORY_MAX);
+        };
+        adjust(&mut self.history[side + pos.history_index(mv)], bonus);
+        for &m in tried {
+            if pos.capture_order(m).is_none() {
+                adjust(&mut self.history[side + pos.history_index(m)], -bonus);
+            }
+        }
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Searches a child of the node at `ply` with a null window first when it is not the
+    /// first move, and again with the full window when it beats `alpha`.
+    fn child(
+        &mut self,
+        child: &P,
+        first: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
         beta: i32,
-        pv: &mut Vec<P::Move>,
     ) -> i32 {
+        self.reduced_child(child, first, 0, depth, ply, alpha, beta)
+    }
+
+    /// As `child`, after a null-window search `reduction` plies shallower when that is not
+    /// zero: a late quiet move that does not beat `alpha` there is not searched further.
+    #[allow(clippy::too_many_arguments)]
+    fn reduced_child(
+        &mut self,
+        child: &P,
+        first: bool,
+        reduction: i32,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if first {
+            return -self.node(child, depth - 1, ply + 1, -beta, -alpha);
+        }
+        if reduction > 0 {
+            let score = -self.node(child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+            if score <= alpha || self.aborted {
+                return score;
+            }
+        }
+        let score = -self.node(child, depth - 1, ply + 1, -alpha - 1, -alpha);
+        if score > alpha && score < beta && !self.aborted {
+            -self.node(child, depth - 1, ply + 1, -beta, -alpha)
+        } else {
+            score
+        }
+    }
+
+    fn node(&mut self, pos: &P, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if depth <= 0 {
+            return self.quiesce(pos, ply, alpha, beta);
+        }
         self.nodes += 1;
-        pv.clear();
-        if let Some(score) = pos.terminal() {
-            return if score > 0 {
-                score - ply
-            } else if score < 0 {
-                score + ply
+        self.pv[ply].clear();
+        if let Some(score) = pos.over() {
+            return at_ply(score, ply);
+        }
+        if self.poll() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let hit = self.probe(key);
+        if let Some(hit) = hit
+            && !pv_node
+            && hit.depth >= depth as u32
+        {
+            let score = from_table(hit.score, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        pos.candidates(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return at_ply(pos.stuck(), ply);
+        }
+        let tt = hit.and_then(|h| h.mv);
+        self.order(pos, &moves, &mut scores, tt, ply);
+        // A table move that refines a candidate: refine that candidate now to try it first.
+        let mut refined = None;
+        if let Some(code) = tt
+            && !scores.contains(&TABLE_MOVE)
+            && let Some(&base) = moves.iter().find(|&&m| P::code(m) == P::base_code(code))
+        {
+            self.refine(pos, base, &mut moves, &mut scores, tt, ply);
+            refined = Some(base);
+        }
+        let (alpha0, mut best, mut best_move) = (alpha, -INFINITY, None);
+        let mut i = 0;
+        while i < moves.len() {
+            pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            // Late quiet moves are searched shallower first (late move reductions).
+            let reduction = if self.reduce && depth >= 3 && i >= 3 && scores[i] < KILLER - 1 {
+                if i >= 12 && depth >= 5 { 2 } else { 1 }
             } else {
                 0
             };
-        }
-        if depth == 0 || self.out_of_budget() {
-            return pos.evaluate();
-        }
-        let mut moves = Vec::new();
-        pos.candidates(&mut moves);
-        let mut best = -WIN - 1;
-        let mut line = Vec::new();
-        for mv in moves {
-            let score = -self.negamax(&pos.after(mv), depth - 1, ply + 1, -beta, -alpha, &mut line);
+            let child = pos.after(mv);
+            let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
             if self.aborted {
                 break;
             }
             if score > best {
                 best = score;
-                pv.clear();
-                pv.push(mv);
-                pv.extend_from_slice(&line);
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        if pos.capture_order(mv).is_none() {
+                            self.reward(pos, mv, &moves[..i], ply, depth);
+                        }
+                        break;
+                    }
+                }
             }
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
+            if refined != Some(mv) {
+                self.refine(pos, mv, &mut moves, &mut scores, tt, ply);
+            }
+            i += 1;
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mv = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
+        self.store(key, depth, bound, to_table(best, ply), mv);
+        best
+    }
+
+    /// Quiescence: the static score (standing pat) or a capture that beats it.
+    fn quiesce(&mut self, pos: &P, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if let Some(score) = pos.over() {
+            return at_ply(score, ply);
+        }
+        if self.poll() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        let key = pos.key();
+        let hit = self.probe(key);
+        if let Some(hit) = hit {
+            let score = from_table(hit.score, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
             }
         }
+        let stand = pos.evaluate();
+        if stand >= beta {
+            return stand;
+        }
+        let alpha0 = alpha;
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        pos.noisy(&mut moves);
+        let tt = hit.and_then(|h| h.mv);
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if tt == Some(P::code(m)) {
+                TABLE_MOVE
+            } else {
+                pos.capture_order(m).unwrap_or(0)
+            }
+        }));
+        let (mut best, mut best_move) = (stand, None);
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let score = -self.quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(key, 0, bound, to_table(best, ply), best_move);
         best
+    }
+
+    /// Searches the root turns to `depth` in the window (`alpha`, `beta`); returns the best
+    /// score and the index of its turn among the turns searched to the end.
+    fn root(
+        &mut self,
+        pos: &P,
+        root: &[P::Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<usize>) {
+        self.nodes += 1;
+        self.pv[0].clear();
+        let alpha0 = alpha;
+        let (mut best, mut best_i) = (-INFINITY, None);
+        for (i, &mv) in root.iter().enumerate() {
+            let score = self.child(&pos.after(mv), i == 0, depth, 0, alpha, beta);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_i = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(0, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.aborted && best > alpha0 && best < beta {
+            let mv = best_i.map(|i| root[i]);
+            self.store(pos.key(), depth, Bound::Exact, to_table(best, 0), mv);
+        }
+        (best, best_i)
+    }
+
+    /// The wire form of the principal variation.
+    fn pv_wire(&self, pos: &P) -> Vec<WireMove> {
+        let mut line = Vec::with_capacity(self.pv[0].len());
+        let mut p = pos.clone();
+        for &mv in &self.pv[0] {
+            line.push(p.wire(mv));
+            p = p.after(mv);
+        }
+        line
     }
 }
 
 /// Searches by iterative deepening until a limit or `stop`, among the `allowed` turns when that
-/// is not empty; `None` when the game is over or there is no move. At least depth 1 is always
-/// completed. `report` hears about every completed iteration.
+/// is not empty; `None` when the game is over or there is no move. `report` hears about every
+/// completed iteration. `table` keeps what it learns (it may hold results of earlier searches).
 pub fn search<P: Searchable>(
     pos: &P,
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
+    table: &mut Table,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
-    if pos.terminal().is_some() {
+    run(pos, allowed, limits, stop, Some(table), true, report)
+}
+
+fn run<P: Searchable>(
+    pos: &P,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    table: Option<&mut Table>,
+    reduce: bool,
+    report: &mut dyn FnMut(&Found),
+) -> Option<Found> {
+    if pos.over().is_some() {
         return None;
     }
     let mut root = Vec::new();
     if allowed.is_empty() {
-        pos.candidates(&mut root);
+        pos.all_candidates(&mut root);
     } else {
         root.extend(allowed.iter().filter_map(|m| pos.read_wire(m)));
     }
+    let mut table = table;
+    if let Some(t) = table.as_deref_mut() {
+        t.new_search();
+    }
+    let mut s = Searcher::new(limits, stop, table);
+    s.reduce = reduce;
+    // First ordering: the table's move, captures, generation order.
+    let mut scores = Vec::new();
+    let tt = s.probe(pos.key()).and_then(|h| h.mv);
+    s.order(pos, &root, &mut scores, tt, 0);
+    for i in 0..root.len() {
+        pick(&mut root, &mut scores, i);
+    }
     let first = *root.first()?;
-    let mut s = Searcher {
-        nodes: 0,
-        limits,
-        started: Instant::now(),
-        stop,
-        aborted: false,
-    };
     let mut found = Found {
         mv: pos.wire(first),
         score: 0,
@@ -197,34 +657,54 @@ pub fn search<P: Searchable>(
         nodes: 0,
         pv: vec![pos.wire(first)],
     };
-    let max_depth = limits.depth.unwrap_or(64).max(1);
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32)
+        .clamp(1, MAX_PLY as u32);
+    let mut previous: i32 = 0;
     for depth in 1..=max_depth {
-        let mut pv = Vec::new();
-        let score = s.root(pos, &mut root, depth, &mut pv);
-        if s.aborted && depth > 1 {
-            break;
-        }
-        if let Some(&best) = pv.first() {
-            let mut line = Vec::new();
-            let mut p = pos.clone();
-            for &mv in &pv {
-                line.push(p.wire(mv));
-                p = p.after(mv);
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 3 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let score = loop {
+            let (score, best) = s.root(pos, &root, depth as i32, alpha, beta);
+            if s.aborted {
+                break None;
             }
-            found = Found {
-                mv: pos.wire(best),
-                score,
-                depth,
-                nodes: s.nodes,
-                pv: line,
-            };
-            report(&found);
-        }
-        if s.aborted || score.abs() >= WIN - 1000 {
+            if let Some(i) = best.filter(|_| score > alpha) {
+                root[..=i].rotate_right(1);
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                break Some(score);
+            }
+            delta *= 2;
+            if delta > 1000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        };
+        let Some(score) = score else { break };
+        previous = score;
+        let pv = s.pv_wire(pos);
+        found = Found {
+            mv: pv.first().cloned().unwrap_or_else(|| pos.wire(root[0])),
+            score,
+            depth,
+            nodes: s.nodes,
+            pv,
+        };
+        report(&found);
+        if score.abs() >= MATE_BOUND {
             break;
         }
-        // Stop early when the next iteration clearly cannot finish in time.
-        if limits.time.is_some_and(|t| s.started.elapsed() * 4 > t) {
+        // The soft limit: the next iteration would most likely not finish in time.
+        if limits.time.is_some_and(|t| s.started.elapsed() * 2 > t) {
             break;
         }
     }

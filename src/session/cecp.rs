@@ -63,9 +63,10 @@ struct Clock {
 }
 
 impl Clock {
-    /// Limits for the next move: `st` if given; else the time left spread over the moves
-    /// still to come in this control (30 when the control is the whole game), plus most of
-    /// the increment, never more than half of what is left.
+    /// Limits for the next move: `st` if given; else a hard limit from the time left (see
+    /// `uci::clock_budget`), with the moves still to come in this control (30 when the
+    /// control is the whole game). Without any time given, one second unless `sd` limits the
+    /// depth.
     fn limits(&self) -> Limits {
         let time = self.per_move_ms.or_else(|| {
             self.left_ms.map(|left| {
@@ -74,13 +75,18 @@ impl Clock {
                 } else {
                     30
                 };
-                (left / togo + self.inc_ms * 4 / 5).min(left / 2).max(5)
+                super::uci::clock_budget(left, togo, self.inc_ms)
             })
         });
+        let time = match (time, self.depth) {
+            (Some(t), _) => Some(t),
+            (None, Some(_)) => None,
+            (None, None) => Some(1000),
+        };
         Limits {
             depth: self.depth,
             nodes: None,
-            time: Some(Duration::from_millis(time.unwrap_or(1000))),
+            time: time.map(Duration::from_millis),
         }
     }
 }
@@ -337,19 +343,34 @@ impl Session {
             | CecpCommand::Name(_)
             | CecpCommand::Rating(_)
             | CecpCommand::Ics(_)
-            | CecpCommand::Memory(_)
             | CecpCommand::Cores(_)
             | CecpCommand::EgtPath(_)
-            | CecpCommand::Level { .. }
-            | CecpCommand::St(_)
-            | CecpCommand::Sd(_)
             | CecpCommand::Nps(_)
-            | CecpCommand::Time(_)
             | CecpCommand::Otim(_)
             | CecpCommand::Put(_)
             | CecpCommand::Hover(_) => {
-                // The foundation's player answers at once: there is no search to hurry, and
-                // every time control is met. Draw offers are declined by silence.
+                // Nothing to do: draw offers are declined by silence, the search uses one
+                // core, and neither a node rate nor the opponent's clock changes its budget.
+            }
+            CecpCommand::Level {
+                mps,
+                base_seconds,
+                inc,
+            } => {
+                let clock = &mut self.cecp.clock;
+                clock.mps = mps;
+                clock.inc_ms = inc.millis;
+                clock.per_move_ms = None;
+                clock.left_ms = Some(u64::from(base_seconds) * 1000);
+                clock.moves = 0;
+            }
+            CecpCommand::St(t) => self.cecp.clock.per_move_ms = Some(t.millis),
+            CecpCommand::Sd(depth) => self.cecp.clock.depth = Some(depth),
+            CecpCommand::Time(cs) => self.cecp.clock.left_ms = Some(cs.max(0) as u64 * 10),
+            CecpCommand::Memory(mib) => {
+                if let Err(e) = self.core.set_hash(mib) {
+                    Self::cecp_error(out, e, format!("memory {mib}"));
+                }
             }
             CecpCommand::Ping(n) => out.push(format!("pong {n}")),
             CecpCommand::Post => self.cecp.post = true,

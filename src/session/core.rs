@@ -1,9 +1,12 @@
 //! The state both dialects share: variant, position and history, options, random generator.
 
+use std::sync::{Arc, Mutex};
+
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
 use crate::notation::{Leg, Turn, WireMove};
 use crate::rng::Rng;
+use crate::search::Table;
 use crate::variant::Variant;
 
 /// Options a GUI can set, in both dialects.
@@ -13,18 +16,22 @@ pub struct Options {
     pub seed: u64,
     /// Commit–reveal mode for sealed moves.
     pub commit: bool,
+    /// Size of the transposition table in MiB (UCI `Hash`, CECP `memory`).
+    pub hash_mib: usize,
 }
 
 /// Largest seed a GUI may set (UCI `spin` maximum).
 pub const MAX_SEED: u64 = 2_147_483_647;
 
-/// Position, history and options of a session.
+/// Position, history and options of a session, and the search's transposition table.
 pub struct Core {
     start: Game,
     game: Game,
     history: Vec<Turn>,
     options: Options,
     rng: Rng,
+    /// Lent to each search; kept between the moves of a game.
+    table: Arc<Mutex<Table>>,
 }
 
 impl Core {
@@ -33,6 +40,7 @@ impl Core {
         let options = Options {
             seed: 0,
             commit: false,
+            hash_mib: Table::DEFAULT_MIB,
         };
         let game = Game::start(Variant::DEFAULT);
         Core {
@@ -41,6 +49,7 @@ impl Core {
             history: Vec::new(),
             rng: Rng::new(fresh_seed(&options)),
             options,
+            table: Arc::new(Mutex::new(Table::default())),
         }
     }
 
@@ -70,12 +79,45 @@ impl Core {
         self.new_game();
     }
 
-    /// Starts a new game of the current variant and reseeds the sampler.
+    /// Starts a new game of the current variant, reseeds the sampler and empties the
+    /// transposition table.
     pub fn new_game(&mut self) {
         self.start = Game::start(self.variant());
         self.game = self.start.clone();
         self.history.clear();
         self.rng = Rng::new(fresh_seed(&self.options));
+        // A search still holding the table keeps its own; the session gets a fresh one.
+        let fresh = match self.table.try_lock() {
+            Ok(mut table) => {
+                table.clear();
+                None
+            }
+            Err(_) => Table::new(self.options.hash_mib).ok(),
+        };
+        if let Some(table) = fresh {
+            self.table = Arc::new(Mutex::new(table));
+        }
+    }
+
+    /// The transposition table, for a search to lock while it runs.
+    pub fn table(&self) -> Arc<Mutex<Table>> {
+        Arc::clone(&self.table)
+    }
+
+    /// Resizes (and so empties) the transposition table.
+    ///
+    /// # Errors
+    /// A size outside 1 to [`Table::MAX_MIB`] MiB, or memory that cannot be had (the old
+    /// table is kept then).
+    pub fn set_hash(&mut self, mib: u64) -> Result<(), String> {
+        let mib = usize::try_from(mib)
+            .ok()
+            .filter(|m| (1..=Table::MAX_MIB).contains(m))
+            .ok_or_else(|| format!("Hash needs 1..{} MiB, got {mib}", Table::MAX_MIB))?;
+        // A new table, not the old one resized: a running search may still hold that.
+        self.table = Arc::new(Mutex::new(Table::new(mib)?));
+        self.options.hash_mib = mib;
+        Ok(())
     }
 
     /// Sets a position: a FEN (or the start position) and turns played from it. All or nothing.
@@ -126,7 +168,7 @@ impl Core {
         Ok(())
     }
 
-    /// Sets an option by name (`Seed`, `SealedCommit`; case-insensitive as in UCI).
+    /// Sets an option by name (`Seed`, `SealedCommit`, `Hash`; case-insensitive as in UCI).
     ///
     /// # Errors
     /// An unknown name or a bad value.
@@ -144,6 +186,12 @@ impl Core {
                 self.options.seed = seed;
                 self.rng = Rng::new(fresh_seed(&self.options));
                 Ok(())
+            }
+            "hash" => {
+                let mib = value
+                    .parse::<u64>()
+                    .map_err(|_| format!("Hash needs a whole number of MiB, got '{value}'"))?;
+                self.set_hash(mib)
             }
             "sealedcommit" => {
                 self.options.commit = match value {

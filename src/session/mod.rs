@@ -172,6 +172,7 @@ impl Session {
             job,
             self.core.game().clone(),
             self.core.rng(),
+            self.core.table(),
             self.events.clone(),
         ) {
             Ok(worker) => self.worker = Some((worker, purpose)),

@@ -71,6 +71,11 @@ impl Session {
                     super::core::MAX_SEED
                 ));
                 out.push("option name SealedCommit type check default false".to_string());
+                out.push(format!(
+                    "option name Hash type spin default {} min 1 max {}",
+                    crate::search::Table::DEFAULT_MIB,
+                    crate::search::Table::MAX_MIB
+                ));
                 out.push("uciok".to_string());
             }
             UciCommand::Debug(_) | UciCommand::Register(_) => {}
@@ -215,8 +220,10 @@ impl Session {
     }
 }
 
-/// The search limits a `go` asks for. Clock time is spread over the moves still to come
-/// (`movestogo`, or 30), plus most of the increment, never more than half of what is left.
+/// The search limits a `go` asks for. The time is a hard limit; the search starts no new
+/// iteration past half of it. From a clock: the time left spread over the moves still to come
+/// (`movestogo`, or 30) plus most of the increment is the typical share, and the hard limit
+/// twice that, never more than half of what is left.
 fn limits_of(params: &GoParams, side: Side) -> Limits {
     let (time, inc) = match side {
         Side::White => (params.wtime, params.winc),
@@ -224,8 +231,7 @@ fn limits_of(params: &GoParams, side: Side) -> Limits {
     };
     let clock = time.map(|left| {
         let togo = u64::from(params.movestogo.unwrap_or(30).max(1));
-        let budget = left / togo + inc.unwrap_or(0) * 4 / 5;
-        Duration::from_millis(budget.min(left / 2).max(5))
+        Duration::from_millis(clock_budget(left, togo, inc.unwrap_or(0)))
     });
     let infinite = params.infinite || params.ponder;
     Limits {
@@ -237,6 +243,15 @@ fn limits_of(params: &GoParams, side: Side) -> Limits {
             params.movetime.map(Duration::from_millis).or(clock)
         },
     }
+}
+
+/// The hard time limit in milliseconds for a move from a clock with `left` ms, `togo` moves
+/// to the next control and an increment of `inc` ms: twice the typical share (so the soft
+/// limit, half of it, is the share), at most half of what is left, less a margin for the
+/// answer to travel.
+pub(super) fn clock_budget(left: u64, togo: u64, inc: u64) -> u64 {
+    let share = left / togo.max(1) + inc * 4 / 5;
+    (2 * share).min(left / 2).saturating_sub(10).max(5)
 }
 
 /// The `info` line of a finished search: depth, score, nodes, time and principal line.

@@ -3,9 +3,9 @@
 //! it, so a session that must act at once (`stop`, `quit`, a new `position`) can always stop
 //! it, wait for it and have its answer in order.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use super::{Input, SearchEvent};
@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::notation::WireMove;
 use crate::player::{self, Choice};
 use crate::rng::Rng;
-use crate::search::Limits;
+use crate::search::{Limits, Table};
 use crate::variant::Side;
 
 /// What a worker computes.
@@ -49,7 +49,8 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts a job on a copy of the game; `id` tags its `Finished` event.
+    /// Starts a job on a copy of the game, with the session's transposition table (locked
+    /// while the job runs); `id` tags its `Finished` event.
     ///
     /// # Errors
     /// When the operating system cannot start a thread.
@@ -58,6 +59,7 @@ impl Worker {
         job: Job,
         game: Game,
         rng: Rng,
+        table: Arc<Mutex<Table>>,
         events: Sender<Input>,
     ) -> std::io::Result<Worker> {
         let stop = Arc::new(AtomicBool::new(false));
@@ -65,7 +67,9 @@ impl Worker {
         let handle = thread::Builder::new()
             .name(format!("worker-{id}"))
             .spawn(move || {
-                let outcome = run(job, &game, rng, &flag, &mut |choice| {
+                // A search that panicked leaves a table that is still a valid table.
+                let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
+                let outcome = run(job, &game, rng, &flag, &mut table, &mut |choice| {
                     let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
                 });
                 // The driver may be gone (session ending): nothing to tell then.
@@ -102,6 +106,7 @@ fn run(
     game: &Game,
     mut rng: Rng,
     stop: &AtomicBool,
+    table: &mut Table,
     progress: &mut dyn FnMut(Choice),
 ) -> Outcome {
     match job {
@@ -110,7 +115,10 @@ fn run(
             allowed,
             limits,
         } => {
-            let choice = player::choose(game, side, &allowed, limits, stop, &mut rng, progress);
+            let choice = match game.side_to_move() {
+                Some(_) => player::choose_with_table(game, &allowed, limits, stop, table, progress),
+                None => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
+            };
             Outcome::Think(choice, rng)
         }
         Job::Perft(depth) => Outcome::Perft(game.perft_divide_until(depth, stop)),

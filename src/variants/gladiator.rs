@@ -130,11 +130,6 @@ fn bit(sq: u8) -> u64 {
     1u64 << sq
 }
 
-fn step(sq: u8, df: i8, dr: i8) -> Option<u8> {
-    let (f, r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as u8)
-}
-
 const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
@@ -155,43 +150,83 @@ const KING_STEPS: [(i8, i8); 8] = [
     (0, -1),
     (1, -1),
 ];
-const DIAGONALS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-const ORTHOGONALS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
+/// Squares a leaper with these steps reaches from every square.
+const fn leaps(steps: &[(i8, i8); 8]) -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 8 {
+            let (f, r) = ((sq % 8) as i8 + steps[i].0, (sq / 8) as i8 + steps[i].1);
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                out[sq] |= 1u64 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// The squares from each square to the edge in each of the eight [`KING_STEPS`] directions.
+const fn rays() -> [[u64; 64]; 8] {
+    let mut out = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+            loop {
+                f += KING_STEPS[d].0;
+                r += KING_STEPS[d].1;
+                if f < 0 || f >= 8 || r < 0 || r >= 8 {
+                    break;
+                }
+                out[d][sq] |= 1u64 << (r * 8 + f);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    out
+}
+
+const KNIGHT_REACH: [u64; 64] = leaps(&KNIGHT_STEPS);
+const KING_REACH: [u64; 64] = leaps(&KING_STEPS);
+const RAYS: [[u64; 64]; 8] = rays();
+/// Indices into [`KING_STEPS`]: orthogonal and diagonal directions.
+const ROOK_DIRS: [usize; 4] = [0, 2, 4, 6];
+const BISHOP_DIRS: [usize; 4] = [1, 3, 5, 7];
+
+/// The squares a slider reaches along direction `d` (first occupied square included).
+fn ray(d: usize, sq: u8, occupied: u64) -> u64 {
+    let ray = RAYS[d][usize::from(sq)];
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        return ray;
+    }
+    // Directions 0 to 3 of KING_STEPS go toward higher squares.
+    let first = if d < 4 {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    ray ^ RAYS[d][first as usize]
+}
 
 /// Squares a piece of `kind` on `sq` reaches, as in FIDE chess with no captures implied:
 /// sliders stop on (and include) the first occupied square.
 pub(crate) fn reach(kind: Kind, sq: u8, occupied: u64) -> u64 {
-    let mut out = 0;
-    let mut leap = |steps: &[(i8, i8)]| {
-        for &(df, dr) in steps {
-            if let Some(t) = step(sq, df, dr) {
-                out |= bit(t);
-            }
-        }
-    };
+    let slide = |dirs: &[usize]| dirs.iter().fold(0, |acc, &d| acc | ray(d, sq, occupied));
     match kind {
-        Kind::Knight => leap(&KNIGHT_STEPS),
-        Kind::King => leap(&KING_STEPS),
-        Kind::Pawn => {}
-        Kind::Bishop | Kind::Rook | Kind::Queen => {
-            let dirs: &[(i8, i8)] = match kind {
-                Kind::Bishop => &DIAGONALS,
-                Kind::Rook => &ORTHOGONALS,
-                _ => &KING_STEPS,
-            };
-            for &(df, dr) in dirs {
-                let mut s = sq;
-                while let Some(t) = step(s, df, dr) {
-                    out |= bit(t);
-                    if occupied & bit(t) != 0 {
-                        break;
-                    }
-                    s = t;
-                }
-            }
-        }
+        Kind::Knight => KNIGHT_REACH[usize::from(sq)],
+        Kind::King => KING_REACH[usize::from(sq)],
+        Kind::Pawn => 0,
+        Kind::Bishop => slide(&BISHOP_DIRS),
+        Kind::Rook => slide(&ROOK_DIRS),
+        Kind::Queen => slide(&BISHOP_DIRS) | slide(&ROOK_DIRS),
     }
-    out
 }
 
 impl Position {
@@ -301,25 +336,33 @@ impl Position {
 
     /// Squares the pawn on `from` may move to (one entry however many supporters give it).
     pub fn pawn_targets(&self, from: u8) -> u64 {
-        let Some(s) = (0..2).find(|&s| self.sides[s] & self.kinds[0] & bit(from) != 0) else {
+        let s = if self.sides[0] & self.kinds[0] & bit(from) != 0 {
+            0
+        } else if self.sides[1] & self.kinds[0] & bit(from) != 0 {
+            1
+        } else {
             return 0;
         };
-        let occupied = self.occupied();
+        self.targets_of(s, from, self.occupied())
+    }
+
+    /// The targets of side `s`'s pawn on `from`, given the occupied squares.
+    pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
+        let mut powering = reach(Kind::Bishop, from, occupied) & self.supporters(s);
         let mut targets = 0;
-        for &(df, dr) in &DIAGONALS {
-            let mut sq = from;
-            while let Some(t) = step(sq, df, dr) {
-                if occupied & bit(t) != 0 {
-                    if self.supporters(s) & bit(t) != 0 {
-                        let kind = self.kind_at(t).expect("an occupied square has a piece");
-                        targets |= reach(kind, from, occupied);
-                    }
-                    break;
-                }
-                sq = t;
-            }
+        while powering != 0 {
+            let t = powering.trailing_zeros() as u8;
+            powering &= powering - 1;
+            let kind = self.kind_at(t).expect("an occupied square has a piece");
+            targets |= reach(kind, from, occupied);
         }
-        targets &= !self.sides[s];
+        self.allowed_targets(s, targets)
+    }
+
+    /// The squares among `targets` side `s`'s pawns may end on: not on an own piece, and in
+    /// Gladiator not off the arena nor on an enemy supporter.
+    pub(crate) fn allowed_targets(&self, s: usize, targets: u64) -> u64 {
+        let targets = targets & !self.sides[s];
         match self.rules {
             // Supporters are never captured; pawns never leave the arena.
             Rules::Gladiator => targets & ARENA & !self.supporters(1 - s),

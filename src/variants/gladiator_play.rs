@@ -1,52 +1,104 @@
-//! How the alternating search sees Gladiator and Brawl: candidate turns with the supporter
-//! move treated as a pruned sub-decision (a turn can have over a thousand spellings), and a
-//! simple evaluation (material and pawn power).
+//! How the alternating search sees Gladiator and Brawl: candidate turns are the pawn moves
+//! (with one chosen placement of a displaced supporter); the supporter move is a pruned
+//! sub-decision (a turn can have over a thousand spellings) offered as a refinement, generated
+//! only when the search reaches it. Captures of pawns are the noisy turns, and the evaluation
+//! weighs material, pawn power and mobility.
 
 use super::gladiator::{BORDER, Kind, Position, Rules, Turn, reach};
 use crate::notation::WireMove;
-use crate::search::{Searchable, WIN};
+use crate::search::{Searchable, WIN, zobrist_keys};
 use crate::variant::Side;
 
 /// Supporter moves kept per pawn move, besides making none.
 const SUPPORT_CHOICES: usize = 2;
 const NONE: u8 = u8::MAX;
 
+/// Keys: `(side * 6 + kind) * 64 + square`, then the side to move, the quiet-turn clock
+/// (0 to 4), and Brawl.
+const KEYS: [u64; 12 * 64 + 7] = zobrist_keys(0x6c61_6469_6174_6f72);
+const SIDE_KEY: usize = 12 * 64;
+const QUIET_KEY: usize = SIDE_KEY + 1;
+const BRAWL_KEY: usize = QUIET_KEY + 5;
+
+/// What a supporter of each kind is worth to the pawn it powers (its borrowed power).
+const POWER: [i32; 6] = [0, 6, 6, 9, 14, 4];
+
+const KINDS: [Kind; 6] = [
+    Kind::Pawn,
+    Kind::Knight,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Queen,
+    Kind::King,
+];
+
 impl Position {
     /// Sum of the pawn moves (targets) of a side's pawns.
     pub fn pawn_mobility(&self, side: Side) -> u32 {
+        let occupied = self.occupied();
         let mut pawns = self.pieces(side, Kind::Pawn);
         let mut total = 0;
         while pawns != 0 {
-            total += self.pawn_targets(pawns.trailing_zeros() as u8).count_ones();
+            let from = pawns.trailing_zeros() as u8;
             pawns &= pawns - 1;
+            total += self.targets_of(side.index(), from, occupied).count_ones();
         }
         total
     }
 
-    /// Squares from which a supporter would power one of `side`'s pawns: the first empty-run
-    /// end of each diagonal from each pawn.
+    /// Squares from which a supporter would power one of `side`'s pawns: the empty squares
+    /// of each pawn's diagonals up to the first piece.
     fn powering_squares(&self, side: Side) -> u64 {
-        let occupied = self.side_pieces(Side::White) | self.side_pieces(Side::Black);
+        let occupied = self.occupied();
         let mut pawns = self.pieces(side, Kind::Pawn);
         let mut out = 0;
         while pawns != 0 {
-            let from = pawns.trailing_zeros() as i8;
+            let from = pawns.trailing_zeros() as u8;
             pawns &= pawns - 1;
-            for (df, dr) in [(1i8, 1i8), (-1, 1), (-1, -1), (1, -1)] {
-                let (mut f, mut r) = (from % 8 + df, from / 8 + dr);
-                while (0..8).contains(&f) && (0..8).contains(&r) {
-                    let sq = (r * 8 + f) as u64;
-                    out |= 1 << sq;
-                    if occupied >> sq & 1 == 1 {
-                        break;
-                    }
-                    f += df;
-                    r += dr;
-                }
-            }
+            out |= reach(Kind::Bishop, from, occupied);
         }
         out & !occupied
     }
+
+    /// One side's share of the evaluation: pawn power and mobility.
+    fn activity(&self, side: Side) -> i32 {
+        let s = side.index();
+        let occupied = self.occupied();
+        let supporters = self.supporters(s);
+        let enemy_pawns = self.pieces(side.opponent(), Kind::Pawn);
+        let mut pawns = self.pieces(side, Kind::Pawn);
+        let mut score = 0;
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let mut powering = reach(Kind::Bishop, from, occupied) & supporters;
+            let (mut targets, mut power) = (0, 0);
+            while powering != 0 {
+                let t = powering.trailing_zeros() as u8;
+                powering &= powering - 1;
+                let kind = self.kind_at(t).expect("a supporter");
+                targets |= reach(kind, from, occupied);
+                power = power.max(POWER[kind as usize]);
+            }
+            let targets = self.allowed_targets(s, targets);
+            score += if power == 0 { -10 } else { power };
+            score +=
+                4 * targets.count_ones() as i32 + 6 * (targets & enemy_pawns).count_ones() as i32;
+        }
+        score
+    }
+}
+
+/// Material: every pawn is worth 100, and the last ones more (losing them all loses).
+fn material(pawns: u32) -> i32 {
+    100 * pawns as i32
+        + match pawns {
+            0 => 0,
+            1 => -200,
+            2 => -80,
+            3 => -20,
+            _ => 0,
+        }
 }
 
 impl Searchable for Position {
@@ -54,22 +106,27 @@ impl Searchable for Position {
 
     fn candidates(&self, out: &mut Vec<Turn>) {
         out.clear();
-        let me = self.side_to_move();
-        let s = me.index();
-        for (from, to) in self.pawn_moves() {
-            let (mut after, displaced) = self.after_pawn(from, to);
-            let mut place = NONE;
-            if let Some(kind) = displaced {
-                place = best_placement(&after, kind);
-                after.place(kind, place);
+        let s = self.side_to_move().index();
+        let occupied = self.occupied();
+        let mut pawns = self.pieces(self.side_to_move(), Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let mut targets = self.targets_of(s, from, occupied);
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let mut place = NONE;
+                if let Some(kind) = self.displaced(to) {
+                    let (after, _) = self.after_pawn(from, to);
+                    place = best_placement(&after, kind);
+                }
+                out.push(Turn {
+                    pawn: (from, to),
+                    place,
+                    support: (NONE, NONE),
+                });
             }
-            let base = Turn {
-                pawn: (from, to),
-                place,
-                support: (NONE, NONE),
-            };
-            out.push(base);
-            self.best_supports(&after, s, base, out);
         }
         if out.is_empty() {
             out.extend(
@@ -82,28 +139,126 @@ impl Searchable for Position {
                     }),
             );
         }
-        // Captures first: they end games and shrink trees.
-        out.sort_by_key(|t| std::cmp::Reverse(self.captures(*t)));
+    }
+
+    /// The supporter moves worth trying after a pawn move (see `best_supports`).
+    fn refinements(&self, mv: Turn, out: &mut Vec<Turn>) {
+        if !mv.moves_pawn() || mv.support.0 != NONE {
+            return;
+        }
+        let (mut after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
+        if let Some(kind) = displaced {
+            after.place(kind, mv.place);
+        }
+        // Supporters powering a pawn now (judged before the pawn moves: close enough).
+        let occupied = self.occupied();
+        let mut busy = 0;
+        let mut pawns = self.pieces(self.side_to_move(), Kind::Pawn);
+        while pawns != 0 {
+            busy |= reach(Kind::Bishop, pawns.trailing_zeros() as u8, occupied);
+            pawns &= pawns - 1;
+        }
+        self.best_supports(&after, busy, mv, out);
+    }
+
+    fn base_code(code: u64) -> u64 {
+        // The supporter move is in bytes 3 and 4.
+        code | 0xffff << 24
+    }
+
+    fn noisy(&self, out: &mut Vec<Turn>) {
+        out.clear();
+        let me = self.side_to_move();
+        let occupied = self.occupied();
+        let victims = self.pieces(me.opponent(), Kind::Pawn);
+        let mut pawns = self.pieces(me, Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let mut targets = self.targets_of(me.index(), from, occupied) & victims;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                out.push(Turn {
+                    pawn: (from, to),
+                    place: NONE,
+                    support: (NONE, NONE),
+                });
+            }
+        }
     }
 
     fn after(&self, mv: Turn) -> Position {
         self.play(mv)
     }
 
-    fn terminal(&self) -> Option<i32> {
-        self.end().map(|end| match end {
-            super::gladiator::End::Win(side, _) if side == self.side_to_move() => WIN,
-            super::gladiator::End::Win(..) => -WIN,
-            super::gladiator::End::Draw(_) => 0,
-        })
+    fn over(&self) -> Option<i32> {
+        let mine = self.pieces(self.side_to_move(), Kind::Pawn) != 0;
+        let theirs = self.pieces(self.side_to_move().opponent(), Kind::Pawn) != 0;
+        match (mine, theirs) {
+            (false, false) => Some(0),
+            (false, true) => Some(-WIN),
+            (true, false) => Some(WIN),
+            (true, true) => (self.quiet() >= 4).then_some(0),
+        }
+    }
+
+    fn stuck(&self) -> i32 {
+        0
     }
 
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
         let them = me.opponent();
-        let pawns = |s| self.pieces(s, Kind::Pawn).count_ones() as i32;
-        100 * (pawns(me) - pawns(them))
-            + 4 * (self.pawn_mobility(me) as i32 - self.pawn_mobility(them) as i32)
+        let pawns = |s| self.pieces(s, Kind::Pawn).count_ones();
+        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them) + 10
+    }
+
+    fn key(&self) -> u64 {
+        let mut key = 0;
+        for side in [Side::White, Side::Black] {
+            for kind in KINDS {
+                let base = (side.index() * 6 + kind as usize) * 64;
+                let mut bb = self.pieces(side, kind);
+                while bb != 0 {
+                    key ^= KEYS[base + bb.trailing_zeros() as usize];
+                    bb &= bb - 1;
+                }
+            }
+        }
+        if self.side_to_move() == Side::Black {
+            key ^= KEYS[SIDE_KEY];
+        }
+        if self.rules() == Rules::Brawl {
+            key ^= KEYS[BRAWL_KEY];
+        }
+        key ^ KEYS[QUIET_KEY + self.quiet().min(4) as usize]
+    }
+
+    fn code(mv: Turn) -> u64 {
+        u64::from_le_bytes([
+            mv.pawn.0,
+            mv.pawn.1,
+            mv.place,
+            mv.support.0,
+            mv.support.1,
+            0,
+            0,
+            0,
+        ])
+    }
+
+    fn capture_order(&self, mv: Turn) -> Option<i32> {
+        let them = self.side_to_move().opponent();
+        (mv.moves_pawn() && self.pieces(them, Kind::Pawn) >> mv.pawn.1 & 1 == 1).then_some(100)
+    }
+
+    fn history_index(&self, mv: Turn) -> usize {
+        if mv.moves_pawn() {
+            usize::from(mv.pawn.0) * 64 + usize::from(mv.pawn.1)
+        } else {
+            4096 + usize::from(mv.support.0) * 64 + usize::from(mv.support.1)
+        }
     }
 
     fn wire(&self, mv: Turn) -> WireMove {
@@ -115,20 +270,59 @@ impl Searchable for Position {
     }
 }
 
-impl Position {
-    /// 1 when the turn's pawn takes an enemy pawn.
-    fn captures(&self, turn: Turn) -> u8 {
-        let them = self.side_to_move().opponent();
-        u8::from(turn.moves_pawn() && self.pieces(them, Kind::Pawn) >> turn.pawn.1 & 1 == 1)
+/// New pawn moves a supporter of each kind would give, per powered pawn, computed on demand.
+struct Gains {
+    current: [u64; 64],
+    known: u64,
+    gain: [[u8; 64]; 6],
+    gain_known: [u64; 6],
+}
+
+impl Gains {
+    fn new() -> Gains {
+        Gains {
+            current: [0; 64],
+            known: 0,
+            gain: [[0; 64]; 6],
+            gain_known: [0; 6],
+        }
+    }
+
+    /// New targets the pawn on `p` gets from a supporter of `kind` powering it.
+    fn of(&mut self, pos: &Position, s: usize, kind: Kind, p: u8) -> u32 {
+        let k = kind as usize;
+        if self.gain_known[k] >> p & 1 == 0 {
+            let occupied = pos.occupied();
+            if self.known >> p & 1 == 0 {
+                self.current[usize::from(p)] = pos.targets_of(s, p, occupied);
+                self.known |= 1 << p;
+            }
+            let new =
+                pos.allowed_targets(s, reach(kind, p, occupied)) & !self.current[usize::from(p)];
+            self.gain[k][usize::from(p)] = new.count_ones() as u8;
+            self.gain_known[k] |= 1 << p;
+        }
+        u32::from(self.gain[k][usize::from(p)])
     }
 }
 
 impl Position {
+    /// The kind of the enemy supporter a pawn landing on `to` displaces (Brawl), if any.
+    fn displaced(&self, to: u8) -> Option<Kind> {
+        let them = self.side_to_move().opponent().index();
+        if self.supporters(them) >> to & 1 == 0 {
+            return None;
+        }
+        self.kind_at(to)
+    }
+
     /// Adds the few most promising supporter moves after the pawn part `base` (position
-    /// `after`): a supporter that lands where it powers one of our pawns, scored by the moves
-    /// that pawn then gains.
-    fn best_supports(&self, after: &Position, s: usize, base: Turn, out: &mut Vec<Turn>) {
+    /// `after`): a supporter that lands where it powers our pawns, scored by the new moves
+    /// those pawns gain. In Gladiator any supporter of a kind can jump anywhere, so only one
+    /// of each kind is tried: one that powers no pawn now, if there is one.
+    fn best_supports(&self, after: &Position, busy: u64, base: Turn, out: &mut Vec<Turn>) {
         let me = self.side_to_move();
+        let s = me.index();
         let occupied = after.occupied();
         let mut landing = after.powering_squares(me);
         if self.rules() == Rules::Gladiator {
@@ -137,70 +331,104 @@ impl Position {
         if landing == 0 {
             return;
         }
-        let mut best: Vec<(u32, Turn)> = Vec::new();
-        let mut sup = after.supporters(s);
-        while sup != 0 {
-            let sf = sup.trailing_zeros() as u8;
-            sup &= sup - 1;
-            let kind = after.kind_at(sf).expect("a supporter");
-            let mut dest = match self.rules() {
-                Rules::Gladiator => landing,
-                Rules::Brawl => reach(kind, sf, occupied) & !occupied & landing,
-            };
-            while dest != 0 {
-                let st = dest.trailing_zeros() as u8;
-                dest &= dest - 1;
-                // The pawns this square powers gain the moves of `kind` from their squares.
-                let gain = powered_pawns(after, me, st)
-                    .map(|p| (reach(kind, p, occupied) & !after.side_pieces(me)).count_ones())
-                    .sum();
-                best.push((
+        let pawns = after.pieces(me, Kind::Pawn);
+        let supporters = after.supporters(s);
+        let mut gains = Gains::new();
+        let mut best: [(u32, Turn); SUPPORT_CHOICES] = [(0, base); SUPPORT_CHOICES];
+        let mut consider = |gain: u32, sf: u8, st: u8| {
+            if let Some(i) = best.iter().position(|(g, _)| gain > *g) {
+                best[i..].rotate_right(1);
+                best[i] = (
                     gain,
                     Turn {
                         support: (sf, st),
                         ..base
                     },
-                ));
+                );
+            }
+        };
+        let mut gain_of = |kind: Kind, powered: u64| {
+            let mut powered = powered;
+            let mut gain = 0;
+            while powered != 0 {
+                let p = powered.trailing_zeros() as u8;
+                powered &= powered - 1;
+                gain += gains.of(after, s, kind, p);
+            }
+            gain
+        };
+        match self.rules() {
+            Rules::Gladiator => {
+                // One supporter per kind: one that powers no pawn now, if there is one.
+                let mut movers = [NONE; 6];
+                for kind in &KINDS[1..] {
+                    let all = supporters & after.pieces(me, *kind);
+                    if let Some(b) = [all & !busy, all].into_iter().find(|&b| b != 0) {
+                        movers[*kind as usize] = b.trailing_zeros() as u8;
+                    }
+                }
+                let mut dest = landing;
+                while dest != 0 {
+                    let st = dest.trailing_zeros() as u8;
+                    dest &= dest - 1;
+                    let powered = reach(Kind::Bishop, st, occupied) & pawns;
+                    for kind in &KINDS[1..] {
+                        let sf = movers[*kind as usize];
+                        if sf != NONE {
+                            consider(gain_of(*kind, powered), sf, st);
+                        }
+                    }
+                }
+            }
+            Rules::Brawl => {
+                let mut sup = supporters;
+                while sup != 0 {
+                    let sf = sup.trailing_zeros() as u8;
+                    sup &= sup - 1;
+                    let kind = after.kind_at(sf).expect("a supporter");
+                    let mut dest = reach(kind, sf, occupied) & !occupied & landing;
+                    while dest != 0 {
+                        let st = dest.trailing_zeros() as u8;
+                        dest &= dest - 1;
+                        let powered = reach(Kind::Bishop, st, occupied) & pawns;
+                        consider(gain_of(kind, powered), sf, st);
+                    }
+                }
             }
         }
-        best.sort_by_key(|(gain, _)| std::cmp::Reverse(*gain));
-        out.extend(best.iter().take(SUPPORT_CHOICES).map(|(_, t)| *t));
+        out.extend(best.iter().filter(|(g, _)| *g > 0).map(|(_, t)| *t));
     }
 }
 
-/// The pawns of `side` that a supporter on `sq` would see along a clear diagonal.
-fn powered_pawns(pos: &Position, side: Side, sq: u8) -> impl Iterator<Item = u8> + '_ {
-    let occupied = pos.occupied();
-    let pawns = pos.pieces(side, Kind::Pawn);
-    [(1i8, 1i8), (-1, 1), (-1, -1), (1, -1)]
-        .into_iter()
-        .filter_map(move |(df, dr)| {
-            let (mut f, mut r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
-            while (0..8).contains(&f) && (0..8).contains(&r) {
-                let t = (r * 8 + f) as u8;
-                if occupied >> t & 1 == 1 {
-                    return (pawns >> t & 1 == 1).then_some(t);
-                }
-                f += df;
-                r += dr;
-            }
-            None
-        })
-}
-
 /// Where to put an enemy supporter a pawn landed on (Brawl): the vacant square that leaves
-/// the enemy the fewest pawn moves.
+/// the enemy the fewest pawn moves (the lowest such square). Only a square on an enemy pawn's
+/// diagonal run or among its targets can change its moves; every other square leaves them as
+/// they are without the piece.
 fn best_placement(after: &Position, kind: Kind) -> u8 {
     let them = after.side_to_move().opponent();
-    let mut vacant = !after.occupied();
-    let mut best = (u32::MAX, NONE);
-    while vacant != 0 {
-        let q = vacant.trailing_zeros() as u8;
-        vacant &= vacant - 1;
+    let occupied = after.occupied();
+    let vacant = !occupied;
+    let mut touching = after.powering_squares(them);
+    let mut pawns = after.pieces(them, Kind::Pawn);
+    while pawns != 0 {
+        touching |= after.targets_of(them.index(), pawns.trailing_zeros() as u8, occupied);
+        pawns &= pawns - 1;
+    }
+    touching &= vacant;
+    let neutral = vacant & !touching;
+    let mut best = if neutral != 0 {
+        (after.pawn_mobility(them), neutral.trailing_zeros() as u8)
+    } else {
+        (u32::MAX, NONE)
+    };
+    let mut squares = touching;
+    while squares != 0 {
+        let q = squares.trailing_zeros() as u8;
+        squares &= squares - 1;
         let mut placed = after.clone();
         placed.place(kind, q);
         let mobility = placed.pawn_mobility(them);
-        if mobility < best.0 {
+        if mobility < best.0 || mobility == best.0 && q < best.1 {
             best = (mobility, q);
         }
     }

@@ -488,7 +488,7 @@ impl Position {
     }
 
     /// The square of a side's king when it is on the dead board.
-    fn dead_king(&self, side: Side) -> Option<u8> {
+    pub(crate) fn dead_king(&self, side: Side) -> Option<u8> {
         (0..28u8).find(|&sq| {
             self.at(sq)
                 == Some(Piece {
@@ -556,22 +556,43 @@ impl Position {
             return;
         }
         let me = self.to_move;
-        let mut pseudo = Vec::with_capacity(48);
+        if self.dead_king(me).is_none() {
+            // A live king stays live through its own side's move: nothing to check.
+            self.pseudo_moves(out);
+            return;
+        }
+        self.pseudo_moves(out);
+        out.retain(|&mv| self.is_legal(mv));
+    }
+
+    /// Appends the pseudo-legal moves of the side to move.
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let me = self.to_move;
         for sq in 0..SQUARES as u8 {
             if self.at(sq).is_some_and(|p| p.side == me) {
-                self.piece_moves(sq, &mut pseudo);
-            }
-        }
-        for mv in pseudo {
-            let next = self.play(mv);
-            let exposed = next.dead_king(me).is_some_and(|k| next.attacked(k, me));
-            if !exposed {
-                out.push(mv);
+                self.piece_moves(sq, out);
             }
         }
     }
 
-    fn bare_kings(&self) -> bool {
+    /// Whether a pseudo-legal move of the side to move leaves its dead king safe.
+    pub(crate) fn is_legal(&self, mv: Move) -> bool {
+        let me = self.to_move;
+        self.dead_king(me).is_none_or(|_| {
+            let next = self.play(mv);
+            next.dead_king(me).is_none_or(|k| !next.attacked(k, me))
+        })
+    }
+
+    /// The dead-board square a piece of `side` captured on the game board would go to.
+    pub(crate) fn next_slot(&self, side: Side) -> Option<u8> {
+        ORDER[side.index()]
+            .iter()
+            .copied()
+            .find(|&q| self.board[usize::from(q)].is_none())
+    }
+
+    pub(crate) fn bare_kings(&self) -> bool {
         self.board.iter().flatten().all(|p| p.kind == Kind::King)
     }
 

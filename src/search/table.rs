@@ -1,0 +1,237 @@
+//! The transposition table: a fixed number (a power of two) of 16-byte entries in buckets of
+//! two, indexed by the low bits of a position key and checked by its high 32 bits. The first
+//! entry of a bucket keeps the deepest result of the current search, the second the latest
+//! other one; the same position keeps its deeper result unless the new one is exact.
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (the search failed high).
+    Lower,
+    /// The true score is at most this (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    check: u32,
+    score: i16,
+    depth: u8,
+    /// Low two bits: 0 empty; 1, 2, 3 [`Bound::Exact`], [`Bound::Lower`], [`Bound::Upper`].
+    /// High six bits: the search that stored it ([`Table::new_search`]).
+    bound: u8,
+    /// The best move's code plus one; 0 when none is known.
+    mv: u64,
+}
+
+/// A probed entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Remaining depth the score was searched to.
+    pub depth: u32,
+    /// The bound type.
+    pub bound: Bound,
+    /// The score, as stored (mate scores relative to the stored node; see `search`).
+    pub score: i32,
+    /// The best move's code (see `Searchable::code`), if one is known.
+    pub mv: Option<u64>,
+}
+
+/// A transposition table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    slots: Vec<Slot>,
+    mib: usize,
+    age: u8,
+}
+
+/// Bytes of one entry.
+const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+impl Table {
+    /// Default size in MiB (UCI `Hash`).
+    pub const DEFAULT_MIB: usize = 16;
+    /// Largest size in MiB a GUI may ask for.
+    pub const MAX_MIB: usize = 4096;
+
+    /// A table of at most `mib` MiB (at least one bucket), every entry empty.
+    ///
+    /// # Errors
+    /// When `mib` exceeds [`Table::MAX_MIB`] or the memory cannot be had.
+    pub fn new(mib: usize) -> Result<Table, String> {
+        if mib > Self::MAX_MIB {
+            return Err(format!("at most {} MiB, not {mib}", Self::MAX_MIB));
+        }
+        let wanted = (mib << 20) / SLOT_BYTES;
+        let count = if wanted < 2 {
+            2
+        } else {
+            1usize << (usize::BITS - 1 - wanted.leading_zeros())
+        };
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
+        slots.resize(count, Slot::default());
+        Ok(Table { slots, mib, age: 0 })
+    }
+
+    /// The size asked for, in MiB.
+    pub fn mib(&self) -> usize {
+        self.mib
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the table has no entries (never: it has at least one bucket).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+        self.age = 0;
+    }
+
+    /// Marks the start of a new search: entries of earlier ones give way to new ones.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    /// The first slot of the bucket of `key`.
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 2)
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let i = self.bucket(key);
+        let check = (key >> 32) as u32;
+        let slot = self.slots[i..i + 2]
+            .iter()
+            .find(|s| s.bound & 3 != 0 && s.check == check)?;
+        let bound = match slot.bound & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Hit {
+            depth: u32::from(slot.depth),
+            bound,
+            score: i32::from(slot.score),
+            mv: slot.mv.checked_sub(1),
+        })
+    }
+
+    /// Stores a result for `key`. The same position keeps a deeper result unless the new one
+    /// is exact; without a move it keeps its old move. Another position's entry gives way in
+    /// the first slot when it is shallower or from an earlier search, else in the second.
+    pub fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, mv: Option<u64>) {
+        let i = self.bucket(key);
+        let check = (key >> 32) as u32;
+        let used = |s: &Slot| s.bound & 3 != 0;
+        let same = (i..i + 2).find(|&j| used(&self.slots[j]) && self.slots[j].check == check);
+        let new = |old_mv: u64| Slot {
+            check,
+            score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+            depth: depth.min(255) as u8,
+            bound: self.age << 2
+                | match bound {
+                    Bound::Exact => 1,
+                    Bound::Lower => 2,
+                    Bound::Upper => 3,
+                },
+            mv: mv.map_or(old_mv, |code| code.wrapping_add(1)),
+        };
+        if let Some(j) = same {
+            let old = self.slots[j];
+            if bound == Bound::Exact || u32::from(old.depth) <= depth {
+                self.slots[j] = new(old.mv);
+            }
+            return;
+        }
+        let first = self.slots[i];
+        if !used(&first) || first.bound >> 2 != self.age || u32::from(first.depth) <= depth {
+            self.slots[i + 1] = first;
+            self.slots[i] = new(0);
+        } else {
+            self.slots[i + 1] = new(0);
+        }
+    }
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table::new(Table::DEFAULT_MIB).expect("the default table fits in memory")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two_of_16_byte_entries() {
+        assert_eq!(SLOT_BYTES, 16);
+        assert_eq!(Table::new(1).unwrap().len(), 65_536);
+        assert_eq!(Table::new(3).unwrap().len(), 131_072);
+        assert_eq!(Table::new(0).unwrap().len(), 2);
+        assert!(Table::new(Table::MAX_MIB + 1).is_err());
+    }
+
+    #[test]
+    fn store_probe_round_trip() {
+        let mut t = Table::new(1).unwrap();
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(t.probe(key), None);
+        t.store(key, 5, Bound::Lower, -29_990, Some(42));
+        let hit = t.probe(key).unwrap();
+        assert_eq!(
+            hit,
+            Hit {
+                depth: 5,
+                bound: Bound::Lower,
+                score: -29_990,
+                mv: Some(42)
+            }
+        );
+        // Another position in the same slot is not mistaken for it.
+        assert_eq!(t.probe(key ^ (1 << 40)), None);
+        // A shallower bound for the same position keeps the deeper one.
+        t.store(key, 3, Bound::Upper, 7, None);
+        assert_eq!(t.probe(key).unwrap().depth, 5);
+        // A deeper one replaces it and keeps the move when it has none.
+        t.store(key, 6, Bound::Exact, 7, None);
+        let hit = t.probe(key).unwrap();
+        assert_eq!(
+            (hit.depth, hit.bound, hit.score, hit.mv),
+            (6, Bound::Exact, 7, Some(42))
+        );
+        // Two more positions of the same bucket: the shallower goes to the second slot, and
+        // a third one replaces it there while the deep one stays.
+        let (other, third) = (key ^ (1 << 40), key ^ (1 << 41));
+        t.store(other, 1, Bound::Exact, 0, Some(0));
+        assert_eq!(t.probe(other).unwrap().mv, Some(0));
+        assert_eq!(t.probe(key).unwrap().depth, 6);
+        t.store(third, 2, Bound::Upper, 1, None);
+        assert_eq!(t.probe(other), None);
+        assert_eq!(t.probe(key).unwrap().depth, 6);
+        assert_eq!(t.probe(third).unwrap().mv, None);
+        // In a later search the deep entry gives way.
+        t.new_search();
+        t.store(other, 1, Bound::Exact, 0, Some(0));
+        assert_eq!(t.probe(other).unwrap().depth, 1);
+        assert_eq!(t.probe(key).unwrap().depth, 6);
+        assert_eq!(t.probe(third), None);
+        // Clearing empties it.
+        t.clear();
+        assert_eq!(t.probe(key), None);
+    }
+}
