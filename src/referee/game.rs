@@ -1348,3 +1348,99 @@ enum Answer {
     /// A commitment, and when it arrived.
     Commit(String, Instant),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::seat::Clock as Control;
+
+    fn limits(moves: u32, base_ms: u64, inc_ms: u64) -> Limits {
+        Limits {
+            clock: Some(Control {
+                moves,
+                base: Duration::from_millis(base_ms),
+                inc: Duration::from_millis(inc_ms),
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_charges_adds_the_increment_and_flags_past_the_margin() {
+        let margin = Duration::from_millis(50);
+        let mut c = Clock::new(limits(0, 1000, 100));
+        assert!(c.charge(Duration::from_millis(300), margin));
+        assert_eq!(c.left, Duration::from_millis(800));
+        // Inside the margin: taken, and the clock is left at 0 plus the increment.
+        assert!(c.charge(Duration::from_millis(840), margin));
+        assert_eq!(c.left, Duration::from_millis(100));
+        assert!(!c.charge(Duration::from_millis(151), margin));
+        assert_eq!(
+            c.allowance(margin, Duration::from_secs(60)),
+            Duration::from_millis(150)
+        );
+    }
+
+    #[test]
+    fn moves_per_session_refill_the_clock() {
+        let mut c = Clock::new(limits(2, 1000, 0));
+        assert_eq!(c.moves_to_go(), Some(2));
+        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
+        assert_eq!(c.moves_to_go(), Some(1));
+        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
+        // The second move ends the session: a new base is added.
+        assert_eq!(c.left, Duration::from_millis(1200));
+        assert_eq!(c.moves_to_go(), Some(2));
+    }
+
+    #[test]
+    fn allowance_without_a_clock() {
+        let margin = Duration::from_millis(50);
+        let st = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            Clock::new(st).allowance(margin, Duration::from_secs(9)),
+            Duration::from_millis(150)
+        );
+        let depth = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut c = Clock::new(depth);
+        assert_eq!(
+            c.allowance(margin, Duration::from_secs(9)),
+            Duration::from_secs(9)
+        );
+        assert!(
+            c.charge(Duration::from_secs(100), margin),
+            "no clock, no flag"
+        );
+    }
+
+    #[test]
+    fn repetition_keys_ignore_counters_but_not_penalties() {
+        let a = Game::from_fen(Variant::Apocalypse, "npppn/p3p/5/P3P/NPPPN w - - 0 1 0/0").unwrap();
+        let b = Game::from_fen(Variant::Apocalypse, "npppn/p3p/5/P3P/NPPPN w - - 7 9 0/0").unwrap();
+        let c = Game::from_fen(Variant::Apocalypse, "npppn/p3p/5/P3P/NPPPN w - - 0 1 1/0").unwrap();
+        assert_eq!(repetition_key(&a), repetition_key(&b));
+        assert_ne!(repetition_key(&a), repetition_key(&c));
+    }
+
+    #[test]
+    fn legal_moves_shown_to_a_person_are_condensed_when_many() {
+        let few = Game::start(Variant::Apocalypse).legal_moves(Side::White);
+        assert!(legal_text(&few).starts_with("legal moves: "));
+        let many = Game::start(Variant::Gladiator).legal_moves(Side::White);
+        let text = legal_text(&many);
+        assert!(text.starts_with("legal moves (4171 in all;"), "{text}");
+        let list = text.rsplit(": ").next().unwrap();
+        assert!(!list.contains(','), "only first legs: {text}");
+        assert_eq!(
+            list.split(' ').count(),
+            43,
+            "the 43 pawn moves of the start"
+        );
+    }
+}
