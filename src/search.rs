@@ -458,13 +458,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         let mv = if bound == Bound::Upper {
             None
         } else {
@@ -543,13 +537,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.store(key, 0, bound, to_table(best, ply), best_move);
         best
     }

@@ -204,37 +204,33 @@ fn token(input: &str) -> IResult<&str, &str> {
     take_till1(|c: char| c.is_whitespace()).parse(input)
 }
 
+/// `info string WORD ` (the prefix of the commit-reveal lines in UCI).
+fn info_string<'a>(
+    word: &'static str,
+) -> impl Parser<&'a str, Output = (), Error = nom::error::Error<&'a str>> {
+    value(
+        (),
+        (
+            tag("info"),
+            space1,
+            tag("string"),
+            space1,
+            tag(word),
+            space1,
+        ),
+    )
+}
+
 fn uci_line(input: &str) -> IResult<&str, Meaning> {
     alt((
         map(preceded((tag("bestmove"), space1), token), |m: &str| {
             Meaning::Move(m.to_string())
         }),
+        map(preceded(info_string("commit"), token), |d: &str| {
+            Meaning::Commit(d.to_string())
+        }),
         map(
-            preceded(
-                (
-                    tag("info"),
-                    space1,
-                    tag("string"),
-                    space1,
-                    tag("commit"),
-                    space1,
-                ),
-                token,
-            ),
-            |d: &str| Meaning::Commit(d.to_string()),
-        ),
-        map(
-            preceded(
-                (
-                    tag("info"),
-                    space1,
-                    tag("string"),
-                    space1,
-                    tag("reveal"),
-                    space1,
-                ),
-                separated_pair(token, space1, token),
-            ),
+            preceded(info_string("reveal"), separated_pair(token, space1, token)),
             |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
         ),
         map(preceded((tag("info"), space0), rest), |info: &str| {

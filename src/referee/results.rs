@@ -365,7 +365,8 @@ mod tests {
         path
     }
 
-    fn record(game: u32, result: GameResult) -> GameRecord {
+    /// A record of game `game` between `quill` and `other-1.2`, colours alternating.
+    pub(crate) fn record(game: u32, result: GameResult) -> GameRecord {
         GameRecord {
             game,
             pair: game / 2,

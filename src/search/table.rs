@@ -14,6 +14,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search's `best` score is, for a window opened as (`alpha`, `beta`).
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Slot {

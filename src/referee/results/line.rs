@@ -230,28 +230,7 @@ fn game_line(input: &str) -> IResult<&str, GameRecord> {
 mod tests {
     use super::*;
 
-    fn record(game: u32, result: GameResult) -> GameRecord {
-        GameRecord {
-            game,
-            pair: game / 2,
-            white: if game.is_multiple_of(2) {
-                "quill"
-            } else {
-                "other-1.2"
-            }
-            .to_owned(),
-            black: if game.is_multiple_of(2) {
-                "other-1.2"
-            } else {
-                "quill"
-            }
-            .to_owned(),
-            result,
-            plies: 40 + game,
-            opening: format!("seed:7:{}", game / 2),
-            reason: "Black has no footmen left".to_owned(),
-        }
-    }
+    use crate::referee::results::tests::record;
 
     #[test]
     fn results_parse_and_print() {
