@@ -16,6 +16,7 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod session;
+pub mod simsearch;
 pub mod solver;
 pub mod transcript;
 pub mod variant;

@@ -49,6 +49,25 @@ enum Command {
     Verify(VerifyArgs),
     /// Search a fixed set of positions to a fixed depth and print a node-count signature.
     Bench(BenchArgs),
+    /// Solve small Apocalypse endgames exactly and measure how exploitable the search's root
+    /// strategy is there (best-response value against the game value, scale 0..1).
+    Exploit(ExploitArgs),
+}
+
+#[derive(Debug, Args)]
+struct ExploitArgs {
+    /// Endgame FENs to check (default: the built-in list).
+    #[arg(long = "fen", value_name = "FEN")]
+    fens: Vec<String>,
+    /// Use the classic rules instead of the seed rules.
+    #[arg(long)]
+    classic: bool,
+    /// Milliseconds of search per position.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Search depth in joint turns instead of a time limit.
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +147,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Verify(args)) => run_verify(&args),
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Exploit(args)) => run_exploit(&args),
     }
 }
 
@@ -383,5 +403,55 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         micros as f64 / 1e6,
         nodes as f64 * 1e6 / micros.max(1) as f64
     );
+    ExitCode::SUCCESS
+}
+
+fn run_exploit(args: &ExploitArgs) -> ExitCode {
+    use quill::simsearch::endgame;
+    let rules = if args.classic {
+        quill::variants::apocalypse::Rules::Classic
+    } else {
+        quill::variants::apocalypse::Rules::Seed
+    };
+    let limits = quill::search::Limits {
+        depth: args.depth,
+        time: args
+            .depth
+            .is_none()
+            .then(|| Duration::from_millis(args.movetime)),
+        nodes: None,
+    };
+    let fens: Vec<&str> = if args.fens.is_empty() {
+        endgame::fens(endgame::ENDGAMES)
+    } else {
+        args.fens.iter().map(String::as_str).collect()
+    };
+    let mut worst: f64 = 0.0;
+    for fen in fens {
+        match endgame::check(rules, fen, limits) {
+            Ok(r) => {
+                let [w, b] = r.sides;
+                println!(
+                    "{}: {} positions, value {:.6}; depth {}: White's strategy guarantees {:.6} \
+                     (exploitability {:.6}), Black's {:.6} of {:.6} (exploitability {:.6})",
+                    r.fen,
+                    r.states,
+                    w.value,
+                    r.analysis.depth,
+                    w.guaranteed,
+                    w.exploitability,
+                    b.guaranteed,
+                    b.value,
+                    b.exploitability
+                );
+                worst = worst.max(w.exploitability).max(b.exploitability);
+            }
+            Err(e) => {
+                eprintln!("quill exploit: {fen}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("Worst exploitability: {worst:.6}");
     ExitCode::SUCCESS
 }
