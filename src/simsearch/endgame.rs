@@ -3,7 +3,7 @@
 //!
 //! Every position reachable from the start position of the endgame is enumerated (joint
 //! turns of legal moves, a forced pass counting as a move, as in perft); positions are
-//! identified by [`key`](super::key), so the quiet-turn count and turn number, which no rule
+//! identified by [`key`], so the quiet-turn count and turn number, which no rule
 //! reads, do not split them. Games can cycle, so values come from value iteration (Shapley):
 //! every unfinished position starts at ½ and is replaced by the value of its one-turn matrix
 //! game over the current values of its children, again and again (a work list re-solves a

@@ -4,7 +4,9 @@ use std::sync::atomic::AtomicBool;
 
 use super::endgame::Endgame;
 use super::*;
+use crate::rng::Rng;
 use crate::solver::Solver;
+use crate::variants::apocalypse::Rules;
 
 fn seed(fen: &str) -> Position {
     Position::from_fen(Rules::Seed, fen).unwrap()
