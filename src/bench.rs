@@ -68,13 +68,13 @@ pub struct BenchLine {
     pub micros: u64,
 }
 
-/// Searches every position to `depth` (alternating games; a sealed game's one-turn player has a
-/// fixed depth of its own) with a fixed seed.
+/// Searches every position to `depth` with a fixed seed, then the simultaneous search's own
+/// Apocalypse positions at their fixed depth.
 ///
 /// # Panics
 /// When a built-in FEN is invalid (a programming error the tests catch).
 pub fn run(depth: u32) -> Vec<BenchLine> {
-    POSITIONS
+    let mut lines: Vec<BenchLine> = POSITIONS
         .iter()
         .map(|p| {
             let game = match p.fen {
@@ -105,7 +105,9 @@ pub fn run(depth: u32) -> Vec<BenchLine> {
                 micros: started.elapsed().as_micros() as u64,
             }
         })
-        .collect()
+        .collect();
+    lines.extend(crate::simsearch::bench_lines());
+    lines
 }
 
 #[cfg(test)]
@@ -116,7 +118,7 @@ mod tests {
     fn every_position_is_valid_and_the_signature_is_deterministic() {
         let first = run(2);
         let second = run(2);
-        assert_eq!(first.len(), POSITIONS.len());
+        assert_eq!(first.len(), POSITIONS.len() + crate::simsearch::BENCH.len());
         let strip = |lines: &[BenchLine]| -> Vec<(String, u64)> {
             lines.iter().map(|l| (l.best.clone(), l.nodes)).collect()
         };

@@ -17,6 +17,7 @@ pub mod referee;
 pub mod rng;
 pub mod search;
 pub mod session;
+pub mod simsearch;
 pub mod solver;
 pub mod transcript;
 pub mod variant;

@@ -55,6 +55,25 @@ enum Command {
     Match(match_cli::MatchArgs),
     /// Sum up the results files of a match's shards.
     Merge(match_cli::MergeArgs),
+    /// Solve small Apocalypse endgames exactly and measure how exploitable the search's root
+    /// strategy is there (best-response value against the game value, scale 0..1).
+    Exploit(ExploitArgs),
+}
+
+#[derive(Debug, Args)]
+struct ExploitArgs {
+    /// Endgame FENs to check (default: the built-in list).
+    #[arg(long = "fen", value_name = "FEN")]
+    fens: Vec<String>,
+    /// Use the classic rules instead of the seed rules.
+    #[arg(long)]
+    classic: bool,
+    /// Milliseconds of search per position.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Search depth in joint turns instead of a time limit.
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -136,6 +155,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Match(args)) => match_cli::run_match(&args),
         Some(Command::Merge(args)) => match_cli::run_merge(&args),
+        Some(Command::Exploit(args)) => run_exploit(&args),
     }
 }
 
@@ -391,5 +411,55 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         micros as f64 / 1e6,
         nodes as f64 * 1e6 / micros.max(1) as f64
     );
+    ExitCode::SUCCESS
+}
+
+fn run_exploit(args: &ExploitArgs) -> ExitCode {
+    use quill::simsearch::endgame;
+    let rules = if args.classic {
+        quill::variants::apocalypse::Rules::Classic
+    } else {
+        quill::variants::apocalypse::Rules::Seed
+    };
+    let limits = quill::search::Limits {
+        depth: args.depth,
+        time: args
+            .depth
+            .is_none()
+            .then(|| Duration::from_millis(args.movetime)),
+        nodes: None,
+    };
+    let fens: Vec<&str> = if args.fens.is_empty() {
+        endgame::fens(endgame::ENDGAMES)
+    } else {
+        args.fens.iter().map(String::as_str).collect()
+    };
+    let mut worst: f64 = 0.0;
+    for fen in fens {
+        match endgame::check(rules, fen, limits) {
+            Ok(r) => {
+                let [w, b] = r.sides;
+                println!(
+                    "{}: {} positions, value {:.6}; depth {}: White's strategy guarantees {:.6} \
+                     (exploitability {:.6}), Black's {:.6} of {:.6} (exploitability {:.6})",
+                    r.fen,
+                    r.states,
+                    w.value,
+                    r.analysis.depth,
+                    w.guaranteed,
+                    w.exploitability,
+                    b.guaranteed,
+                    b.value,
+                    b.exploitability
+                );
+                worst = worst.max(w.exploitability).max(b.exploitability);
+            }
+            Err(e) => {
+                eprintln!("quill exploit: {fen}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("Worst exploitability: {worst:.6}");
     ExitCode::SUCCESS
 }

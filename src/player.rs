@@ -1,6 +1,7 @@
-//! The move chooser of the foundation: for a sealed turn, the exact equilibrium of the one-turn
-//! matrix game (payoff: resolve each joint move and evaluate the result), sampled with the
-//! seeded generator. The search core knows no protocol: it returns a typed [`Choice`].
+//! The move chooser: for a sealed turn, the simultaneous-move search ([`crate::simsearch`]),
+//! whose root equilibrium strategy is sampled with the seeded generator; for an alternating
+//! turn, the alternating search. The search core knows no protocol: it returns a typed
+//! [`Choice`].
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -9,9 +10,7 @@ use crate::game::Game;
 use crate::notation::WireMove;
 use crate::rng::Rng;
 use crate::search::{self, Limits, Searchable, Table};
-use crate::solver::Solver;
 use crate::variant::Side;
-use crate::variants::apocalypse::{End, Move, Position};
 
 /// What the player decided, with the figures a protocol reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +27,8 @@ pub struct Choice {
     pub depth: u32,
     /// Microseconds spent.
     pub micros: u64,
-    /// The principal line as turns in `position … moves` notation (in a sealed game one
-    /// joint turn: this move with the opponent's most likely one).
+    /// The principal line as turns in `position … moves` notation (in a sealed game joint
+    /// turns: this move with the opponent's most likely one, then each side's most likely).
     pub pv: Vec<String>,
 }
 
@@ -60,7 +59,9 @@ pub fn choose(
         return None;
     }
     match game {
-        Game::Apocalypse(p) => choose_sealed(p, side, allowed, rng),
+        Game::Apocalypse(p) => {
+            crate::simsearch::choose(p, side, allowed, limits, stop, rng, progress)
+        }
         Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop, progress),
         Game::Pagan(p) => choose_alternating(p, allowed, limits, stop, progress),
     }
@@ -121,84 +122,4 @@ fn search_alternating<P: Searchable>(
         progress(as_choice(f));
     })?;
     Some(as_choice(&found))
-}
-
-/// Static evaluation of an Apocalypse position for White, 0 … 1.
-pub fn evaluate(p: &Position) -> f64 {
-    match p.end() {
-        Some(End::Win(Side::White, _)) => 1.0,
-        Some(End::Win(Side::Black, _)) => 0.0,
-        Some(End::Draw(_)) => 0.5,
-        None => {
-            let material = |s: Side| {
-                f64::from(p.footmen(s).count_ones()) + 1.25 * f64::from(p.horsemen(s).count_ones())
-                    - 1.5 * f64::from(p.penalties(s))
-                    + 0.05 * f64::from(p.footman_advance(s))
-                    + 0.02 * f64::from(p.horseman_mobility(s))
-            };
-            let d = material(Side::White) - material(Side::Black);
-            1.0 / (1.0 + (-0.8 * d).exp())
-        }
-    }
-}
-
-fn choose_sealed(p: &Position, side: Side, allowed: &[WireMove], rng: &mut Rng) -> Option<Choice> {
-    let started = Instant::now();
-    let (mut white, mut black) = (Vec::new(), Vec::new());
-    p.legal_moves(Side::White, &mut white);
-    p.legal_moves(Side::Black, &mut black);
-    let own = if side == Side::White {
-        &mut white
-    } else {
-        &mut black
-    };
-    if !allowed.is_empty() {
-        own.retain(|m| allowed.contains(&m.to_wire()));
-    }
-    if white.is_empty() || black.is_empty() {
-        return None;
-    }
-    let mut payoff = Vec::with_capacity(white.len() * black.len());
-    for &w in &white {
-        for &b in &black {
-            payoff.push(evaluate(&p.resolve(Ok(w), Ok(b))));
-        }
-    }
-    let nodes = payoff.len() as u64;
-    let solution = Solver::default()
-        .solve(&payoff, white.len(), black.len())
-        .clone();
-    let (mine, theirs, mine_moves, their_moves): (&[f64], &[f64], &[Move], &[Move]) = match side {
-        Side::White => (&solution.rows, &solution.cols, &white, &black),
-        Side::Black => (&solution.cols, &solution.rows, &black, &white),
-    };
-    let pick = rng.choose_weighted(mine);
-    let reply = theirs
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map(|(i, _)| their_moves[i]);
-    let joint = |reply: Move| match side {
-        Side::White => format!("{}|{reply}", mine_moves[pick]),
-        Side::Black => format!("{reply}|{}", mine_moves[pick]),
-    };
-    let strategy = mine_moves
-        .iter()
-        .zip(mine)
-        .filter(|(_, p)| **p > 1e-9)
-        .map(|(m, p)| (m.to_wire(), *p))
-        .collect();
-    let value = match side {
-        Side::White => solution.value,
-        Side::Black => 1.0 - solution.value,
-    };
-    Some(Choice {
-        mv: mine_moves[pick].to_wire(),
-        strategy,
-        value,
-        nodes,
-        depth: 1,
-        micros: started.elapsed().as_micros() as u64,
-        pv: reply.map(joint).into_iter().collect(),
-    })
 }

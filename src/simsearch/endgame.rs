@@ -1,0 +1,335 @@
+//! Exact values of small Apocalypse endgames, and the exploitability of the search's root
+//! strategy there.
+//!
+//! Every position reachable from the start position of the endgame is enumerated (joint
+//! turns of legal moves, a forced pass counting as a move, as in perft); positions are
+//! identified by [`key`], so the quiet-turn count and turn number, which no rule
+//! reads, do not split them. Games can cycle, so values come from value iteration (Shapley):
+//! every unfinished position starts at ½ and is replaced by the value of its one-turn matrix
+//! game over the current values of its children, again and again (a work list re-solves a
+//! position once its children have moved) until no value moves by more than a tolerance. The limit is the value of the game in which play that never ends
+//! is a draw (½), which is what the arbiter's turn cap makes it.
+//!
+//! Deliberately illegal moves (a void move that costs a penalty point) are not strategies
+//! here, as in perft and in the search.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::{Analysis, eval, key};
+use crate::search::Limits;
+use crate::solver::Solver;
+use crate::variant::Side;
+use crate::variants::apocalypse::{Move, Position, Rules};
+
+/// The built-in endgames of `quill exploit` (seed rules): a transcript whose
+/// `> position fen FEN` lines name them.
+pub const ENDGAMES: &str = include_str!("../../fixtures/positions/apocalypse-endgames.txt");
+
+/// The FENs of a list: its `> position fen FEN` lines.
+pub fn fens(list: &str) -> Vec<&str> {
+    list.lines()
+        .filter_map(|l| l.trim().strip_prefix("> position fen "))
+        .map(str::trim)
+        .collect()
+}
+
+/// One enumerated position.
+struct State {
+    white: Vec<Move>,
+    black: Vec<Move>,
+    /// Row-major child indices (empty for a finished game).
+    children: Vec<u32>,
+    /// The payoff of a finished game.
+    terminal: Option<f64>,
+}
+
+/// Why an endgame was not solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndgameError {
+    /// More reachable positions than the limit.
+    TooBig(usize),
+    /// The game is already over at its start.
+    Finished,
+}
+
+impl std::fmt::Display for EndgameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EndgameError::TooBig(n) => write!(f, "more than {n} reachable positions"),
+            EndgameError::Finished => write!(f, "the game is already over"),
+        }
+    }
+}
+
+/// A solved endgame: the value (for White, 0 … 1) of every reachable position.
+pub struct Endgame {
+    index: HashMap<u64, u32>,
+    states: Vec<State>,
+    values: Vec<f64>,
+    /// Positions solved again during value iteration.
+    pub updates: usize,
+    /// The largest difference between a position's value and that of its matrix game over
+    /// its children's values (0 at the exact fixed point).
+    pub residual: f64,
+}
+
+impl Endgame {
+    /// Enumerates the positions reachable from `root` (at most `max_states`) and solves them
+    /// to within `tolerance` (or `max_updates` position solves).
+    ///
+    /// # Errors
+    /// [`EndgameError::TooBig`] past `max_states`; [`EndgameError::Finished`] when `root` is
+    /// a finished game.
+    pub fn solve(
+        root: &Position,
+        max_states: usize,
+        tolerance: f64,
+        max_updates: usize,
+    ) -> Result<Endgame, EndgameError> {
+        if root.end().is_some() {
+            return Err(EndgameError::Finished);
+        }
+        let mut index = HashMap::new();
+        let mut positions = vec![root.clone()];
+        let mut states = Vec::new();
+        index.insert(key(root), 0u32);
+        while states.len() < positions.len() {
+            let pos = positions[states.len()].clone();
+            let terminal = eval::terminal(&pos);
+            let (mut white, mut black) = (Vec::new(), Vec::new());
+            let mut children = Vec::new();
+            if terminal.is_none() {
+                pos.legal_moves(Side::White, &mut white);
+                pos.legal_moves(Side::Black, &mut black);
+                for &w in &white {
+                    for &b in &black {
+                        let child = pos.resolve(Ok(w), Ok(b));
+                        let next = positions.len() as u32;
+                        let id = *index.entry(key(&child)).or_insert_with(|| {
+                            positions.push(child);
+                            next
+                        });
+                        children.push(id);
+                    }
+                }
+                if positions.len() > max_states {
+                    return Err(EndgameError::TooBig(max_states));
+                }
+            }
+            states.push(State {
+                white,
+                black,
+                children,
+                terminal,
+            });
+        }
+        let values = states.iter().map(|s| s.terminal.unwrap_or(0.5)).collect();
+        let mut eg = Endgame {
+            index,
+            states,
+            values,
+            updates: 0,
+            residual: f64::INFINITY,
+        };
+        eg.iterate(tolerance, max_updates);
+        Ok(eg)
+    }
+
+    /// Value iteration over a work list: a position is solved again only once its children
+    /// have moved by more than `tolerance` in total since its last solve (sweeping everything
+    /// each time would redo the settled majority). The residual is then measured by one full
+    /// sweep that changes nothing.
+    fn iterate(&mut self, tolerance: f64, max_updates: usize) {
+        let count = self.states.len();
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (s, state) in self.states.iter().enumerate() {
+            for &c in &state.children {
+                let list = &mut parents[c as usize];
+                if list.last() != Some(&(s as u32)) {
+                    list.push(s as u32);
+                }
+            }
+        }
+        let mut solver = Solver::new();
+        let mut payoff = Vec::new();
+        let mut queued = vec![false; count];
+        let mut drift = vec![0.0f64; count];
+        // Deepest positions first: enumeration order is breadth-first from the root.
+        let mut work: std::collections::VecDeque<u32> = (0..count as u32)
+            .rev()
+            .filter(|&s| self.states[s as usize].terminal.is_none())
+            .collect();
+        for &s in &work {
+            queued[s as usize] = true;
+        }
+        while let Some(s) = work.pop_front() {
+            if self.updates >= max_updates {
+                break;
+            }
+            let s = s as usize;
+            queued[s] = false;
+            let v = self.solve_one(s, &mut solver, &mut payoff);
+            self.updates += 1;
+            drift[s] += (v - self.values[s]).abs();
+            self.values[s] = v;
+            if drift[s] > tolerance {
+                drift[s] = 0.0;
+                for &p in &parents[s] {
+                    if !queued[p as usize] {
+                        queued[p as usize] = true;
+                        work.push_back(p);
+                    }
+                }
+            }
+        }
+        self.residual = (0..count)
+            .filter(|&s| self.states[s].terminal.is_none())
+            .map(|s| (self.solve_one(s, &mut solver, &mut payoff) - self.values[s]).abs())
+            .fold(0.0, f64::max);
+    }
+
+    /// The value of position `s`'s matrix game over the current values.
+    fn solve_one(&self, s: usize, solver: &mut Solver, payoff: &mut Vec<f64>) -> f64 {
+        let state = &self.states[s];
+        payoff.clear();
+        payoff.extend(state.children.iter().map(|&c| self.values[c as usize]));
+        solver
+            .solve(payoff, state.white.len(), state.black.len())
+            .value
+    }
+
+    /// The number of reachable positions.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether nothing was enumerated (never, for a solved endgame).
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The value for White of a reachable position.
+    pub fn value(&self, pos: &Position) -> Option<f64> {
+        self.index.get(&key(pos)).map(|&i| self.values[i as usize])
+    }
+
+    /// The one-turn matrix of a reachable unfinished position over the solved values:
+    /// White's moves, Black's moves and the row-major payoffs.
+    pub fn matrix(&self, pos: &Position) -> Option<(&[Move], &[Move], Vec<f64>)> {
+        let s = &self.states[*self.index.get(&key(pos))? as usize];
+        s.terminal.is_none().then(|| {
+            let payoff = s
+                .children
+                .iter()
+                .map(|&c| self.values[c as usize])
+                .collect();
+            (&s.white[..], &s.black[..], payoff)
+        })
+    }
+
+    /// How much a best-responding opponent gains against `side` playing `strategy` at `pos`
+    /// (then both playing perfectly): the game value minus what the strategy guarantees, for
+    /// `side`, on the scale 0 … 1.
+    pub fn exploitability(
+        &self,
+        pos: &Position,
+        side: Side,
+        strategy: &[(Move, f64)],
+    ) -> Option<Exploit> {
+        let (white, black, payoff) = self.matrix(pos)?;
+        let n = black.len();
+        let value = self.value(pos)?;
+        let prob = |m: Move| {
+            strategy
+                .iter()
+                .filter(|s| s.0 == m)
+                .map(|s| s.1)
+                .sum::<f64>()
+        };
+        let (game, guaranteed) = match side {
+            Side::White => {
+                let x: Vec<f64> = white.iter().map(|&m| prob(m)).collect();
+                let worst = (0..n)
+                    .map(|j| {
+                        x.iter()
+                            .enumerate()
+                            .map(|(i, p)| p * payoff[i * n + j])
+                            .sum()
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                (value, worst)
+            }
+            Side::Black => {
+                let y: Vec<f64> = black.iter().map(|&m| prob(m)).collect();
+                let worst = (0..white.len())
+                    .map(|i| {
+                        y.iter()
+                            .enumerate()
+                            .map(|(j, p)| p * payoff[i * n + j])
+                            .sum()
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max);
+                (1.0 - value, 1.0 - worst)
+            }
+        };
+        Some(Exploit {
+            value: game,
+            guaranteed,
+            exploitability: (game - guaranteed).max(0.0),
+        })
+    }
+}
+
+/// What a strategy is worth against a best response, for the side that plays it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exploit {
+    /// The game value for that side.
+    pub value: f64,
+    /// What the strategy guarantees against every reply.
+    pub guaranteed: f64,
+    /// `value − guaranteed` (never negative).
+    pub exploitability: f64,
+}
+
+/// One endgame checked by `quill exploit`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExploitReport {
+    /// The position.
+    pub fen: String,
+    /// Reachable positions solved.
+    pub states: usize,
+    /// Positions solved again during value iteration.
+    pub updates: usize,
+    /// The fixed-point residual of the solved values.
+    pub residual: f64,
+    /// The search's last completed iteration at the root.
+    pub analysis: Analysis,
+    /// Quill playing White, then Black.
+    pub sides: [Exploit; 2],
+}
+
+/// Solves the endgame at `fen` exactly, searches it within `limits`, and measures how
+/// exploitable each side's root strategy is.
+///
+/// # Errors
+/// A message when the FEN is invalid, the game is over, or it has too many positions.
+pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, String> {
+    let pos = Position::from_fen(rules, fen).map_err(|e| e.0)?;
+    let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(|e| e.to_string())?;
+    let stop = AtomicBool::new(false);
+    let analysis =
+        super::analyse(&pos, &[], &[], limits, &stop, &mut |_| {}).ok_or("the game is over")?;
+    let measure = |side| {
+        eg.exploitability(&pos, side, analysis.strategy(side))
+            .expect("the root is unfinished")
+    };
+    Ok(ExploitReport {
+        fen: pos.fen(),
+        states: eg.len(),
+        updates: eg.updates,
+        residual: eg.residual,
+        sides: [measure(Side::White), measure(Side::Black)],
+        analysis,
+    })
+}
