@@ -334,13 +334,25 @@ impl fmt::Display for Summary {
             (None, _) => writeln!(f, "Elo difference: n/a")?,
             (Some(elo), None) => writeln!(f, "Elo difference: {}", elo_text(elo))?,
             (Some(elo), Some((low, high))) => {
+                // Logistic Elo intervals are not symmetric: the half-width, then both ends.
                 let half = (high - low) / 2.0;
-                let half = if half.is_finite() {
-                    format!("{half:.1}")
+                if half.is_finite() {
+                    writeln!(
+                        f,
+                        "Elo difference: {} +/- {half:.1} (95%: {} to {})",
+                        elo_text(elo),
+                        elo_text(low),
+                        elo_text(high)
+                    )?;
                 } else {
-                    "inf".to_owned()
-                };
-                writeln!(f, "Elo difference: {} +/- {half} (95%)", elo_text(elo))?;
+                    writeln!(
+                        f,
+                        "Elo difference: {} (95%: {} to {})",
+                        elo_text(elo),
+                        elo_text(low),
+                        elo_text(high)
+                    )?;
+                }
             }
         }
         if let Some(p) = self.pentanomial {
@@ -472,7 +484,7 @@ mod tests {
         assert_eq!(
             s.to_string(),
             "Score of a vs b: 10 - 5 - 5  [0.625] 20 games\n\
-             Elo difference: 88.7 +/- 143.9 (95%)\n\
+             Elo difference: 88.7 +/- 143.9 (95%: -39.6 to 248.2)\n\
              SPRT: llr 0.20 (-2.94, 2.94) [0.0, 10.0] continue\n"
         );
     }
@@ -536,7 +548,7 @@ mod tests {
         let s = Summary::new(&unpaired(&wdl(0, 4, 0)), "a", Some(SPRT));
         assert!(
             s.to_string()
-                .contains("Elo difference: 0.0 +/- 0.0 (95%)\n")
+                .contains("Elo difference: 0.0 +/- 0.0 (95%: 0.0 to 0.0)\n")
         );
         // All alike: one pseudo-result of each value joins the sample; 4 draws are no evidence
         // either way (mean 0.5 against s0 = 0.5, s1 = 0.5144: slightly for H0).
@@ -565,7 +577,11 @@ mod tests {
         assert_eq!(t.decision, Decision::H1);
         // An interval reaching past a score of 1 has an infinite end.
         let s = Summary::new(&unpaired(&wdl(3, 0, 1)), "a", None);
-        assert!(s.to_string().contains("+/- inf (95%)"), "{s}");
+        assert!(s.to_string().contains(" to +inf)"), "{s}");
+        assert!(
+            !s.to_string().contains("+/-"),
+            "no half-width of an infinite interval: {s}"
+        );
     }
 
     #[test]
