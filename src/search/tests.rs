@@ -8,9 +8,18 @@ use crate::variants::pagan;
 
 /// Plain fail-soft alpha-beta over the same tree (candidates, then quiescence on noisy
 /// moves), without ordering, table, windows or killers: the score the search must reproduce.
-fn reference<P: Searchable>(pos: &P, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+/// `path` holds the keys of the positions above `pos`; below the root a position that
+/// repeats one of them is a draw.
+fn reference<P: Searchable>(
+    pos: &P,
+    path: &mut Vec<u64>,
+    depth: i32,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if depth <= 0 {
-        return reference_quiesce(pos, ply, alpha, beta);
+        return reference_quiesce(pos, path, ply, alpha, beta);
     }
     if let Some(score) = pos.over() {
         return at_ply(score, ply);
@@ -18,26 +27,40 @@ fn reference<P: Searchable>(pos: &P, depth: i32, ply: usize, mut alpha: i32, bet
     if ply >= MAX_PLY {
         return pos.evaluate();
     }
+    if ply > 0 && path.contains(&pos.key()) {
+        return 0;
+    }
     let mut moves = Vec::new();
     pos.all_candidates(&mut moves);
     if moves.is_empty() {
         return at_ply(pos.stuck(), ply);
     }
     let mut best = -INFINITY;
+    path.push(pos.key());
     for mv in moves {
-        let score = -reference(&pos.after(mv), depth - 1, ply + 1, -beta, -alpha);
+        let score = -reference(&pos.after(mv), path, depth - 1, ply + 1, -beta, -alpha);
         best = best.max(score);
         alpha = alpha.max(score);
         if alpha >= beta {
             break;
         }
     }
+    path.pop();
     best
 }
 
-fn reference_quiesce<P: Searchable>(pos: &P, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+fn reference_quiesce<P: Searchable>(
+    pos: &P,
+    path: &mut Vec<u64>,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if let Some(score) = pos.over() {
         return at_ply(score, ply);
+    }
+    if ply < MAX_PLY && ply > 0 && path.contains(&pos.key()) {
+        return 0;
     }
     let stand = pos.evaluate();
     if stand >= beta || ply >= MAX_PLY {
@@ -47,20 +70,32 @@ fn reference_quiesce<P: Searchable>(pos: &P, ply: usize, mut alpha: i32, beta: i
     let mut moves = Vec::new();
     pos.noisy(&mut moves);
     let mut best = stand;
+    path.push(pos.key());
     for mv in moves {
-        let score = -reference_quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+        let score = -reference_quiesce(&pos.after(mv), path, ply + 1, -beta, -alpha);
         best = best.max(score);
         alpha = alpha.max(score);
         if alpha >= beta {
             break;
         }
     }
+    path.pop();
     best
 }
 
 /// A search to `depth`; without a table also without reductions, so that it is plain
 /// alpha-beta in its results.
 fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -> Found {
+    history_search(pos, &[], depth, table)
+}
+
+/// As `depth_search`, after a game whose earlier positions have the keys `history`.
+fn history_search<P: Searchable>(
+    pos: &P,
+    history: &[u64],
+    depth: u32,
+    table: Option<&mut Table>,
+) -> Found {
     let reduce = table.is_some();
     let limits = Limits {
         depth: Some(depth),
@@ -68,6 +103,7 @@ fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -
     };
     run(
         pos,
+        history,
         &[],
         limits,
         &AtomicBool::new(false),
@@ -103,7 +139,7 @@ const PAGAN_FENS: [&str; 3] = [
 
 fn same_as_reference<P: Searchable>(pos: &P, depth: u32) {
     let found = depth_search(pos, depth, None);
-    let expected = reference(pos, found.depth as i32, 0, -INFINITY, INFINITY);
+    let expected = reference(pos, &mut Vec::new(), found.depth as i32, 0, -INFINITY, INFINITY);
     assert_eq!(found.score, expected, "depth {}", found.depth);
 }
 
@@ -227,6 +263,6 @@ fn keys_follow_the_side_to_move_and_the_clock() {
 fn a_stop_ends_the_search_with_a_move() {
     let pos = glad(Rules::Brawl, gladiator::START_FEN);
     let stop = AtomicBool::new(true);
-    let found = run(&pos, &[], Limits::default(), &stop, None, true, &mut |_| {}).expect("a move");
+    let found = run(&pos, &[], &[], Limits::default(), &stop, None, true, &mut |_| {}).expect("a move");
     assert!(pos.read_wire(&found.mv).is_some());
 }

@@ -68,6 +68,12 @@ impl Core {
         &self.history
     }
 
+    /// The alternating search's keys of the positions before the current one, the start
+    /// position first (see [`Game::search_keys`]); empty in a sealed game.
+    pub fn history_keys(&self) -> Vec<u64> {
+        self.start.search_keys(&self.history)
+    }
+
     /// Whether commit–reveal mode is on.
     pub fn commit_mode(&self) -> bool {
         self.options.commit
