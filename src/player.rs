@@ -76,7 +76,15 @@ fn choose_alternating<P: Searchable>(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
-    search_alternating(pos, &[], allowed, limits, stop, &mut Table::default(), progress)
+    search_alternating(
+        pos,
+        &[],
+        allowed,
+        limits,
+        stop,
+        &mut Table::default(),
+        progress,
+    )
 }
 
 /// Chooses a move in an alternating game like [`choose`], with a transposition table that

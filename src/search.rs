@@ -638,7 +638,16 @@ pub fn search<P: Searchable>(
     table: &mut Table,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
-    run(pos, history, allowed, limits, stop, Some(table), true, report)
+    run(
+        pos,
+        history,
+        allowed,
+        limits,
+        stop,
+        Some(table),
+        true,
+        report,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]

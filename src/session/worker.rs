@@ -71,9 +71,17 @@ impl Worker {
             .spawn(move || {
                 // A search that panicked leaves a table that is still a valid table.
                 let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
-                let outcome = run(job, &game, &history, rng, &flag, &mut table, &mut |choice| {
-                    let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
-                });
+                let outcome = run(
+                    job,
+                    &game,
+                    &history,
+                    rng,
+                    &flag,
+                    &mut table,
+                    &mut |choice| {
+                        let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
+                    },
+                );
                 // The driver may be gone (session ending): nothing to tell then.
                 let _ = events.send(Input::Search(SearchEvent::Finished(id)));
                 outcome
@@ -119,9 +127,9 @@ fn run(
             limits,
         } => {
             let choice = match game.side_to_move() {
-                Some(_) => {
-                    player::choose_with_table(game, history, &allowed, limits, stop, table, progress)
-                }
+                Some(_) => player::choose_with_table(
+                    game, history, &allowed, limits, stop, table, progress,
+                ),
                 None => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
             };
             Outcome::Think(choice, rng)
