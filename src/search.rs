@@ -627,8 +627,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 ///
 /// `history` holds the keys ([`Searchable::key`]) of the positions of the game before `pos`,
 /// oldest first (the start position first; `pos` itself need not be included): a position of
-/// the search that repeats one of them, or one on its own path, scores as a draw.
-#[allow(clippy::too_many_arguments)]
+/// the search that repeats one of them, or one on its own path, scores as a draw (a single
+/// earlier occurrence is enough, as in most engines).
 pub fn search<P: Searchable>(
     pos: &P,
     history: &[u64],
