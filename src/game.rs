@@ -201,6 +201,36 @@ impl Game {
         }
     }
 
+    /// The alternating search's key of the position ([`crate::search::Searchable::key`]);
+    /// `None` in a sealed game.
+    pub fn search_key(&self) -> Option<u64> {
+        use crate::search::Searchable;
+        match self {
+            Game::Apocalypse(_) => None,
+            Game::Gladiator(p) => Some(p.key()),
+            Game::Pagan(p) => Some(p.key()),
+        }
+    }
+
+    /// The search keys ([`Game::search_key`]) of the positions of an alternating game that
+    /// starts at `self` and plays `turns`, before the last turn: the start position first,
+    /// the position reached by the last turn left out. Empty for a sealed game; stops at the
+    /// first turn that cannot be played.
+    pub fn search_keys(&self, turns: &[Turn]) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(turns.len());
+        let mut game = self.clone();
+        for turn in turns {
+            let Some(key) = game.search_key() else {
+                return Vec::new();
+            };
+            keys.push(key);
+            if game.play(turn).is_err() {
+                break;
+            }
+        }
+        keys
+    }
+
     /// How the game ended, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
         let end = match self {

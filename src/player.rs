@@ -76,13 +76,25 @@ fn choose_alternating<P: Searchable>(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
-    search_alternating(pos, allowed, limits, stop, &mut Table::default(), progress)
+    search_alternating(
+        pos,
+        &[],
+        allowed,
+        limits,
+        stop,
+        &mut Table::default(),
+        progress,
+    )
 }
 
 /// Chooses a move in an alternating game like [`choose`], with a transposition table that
 /// persists between searches (a game's moves). `None` as for [`choose`], and for a sealed game.
+///
+/// `history` holds the keys of the game's positions before `game` (see
+/// [`Game::search_keys`]): the search scores a return to one of them as a draw.
 pub fn choose_with_table(
     game: &Game,
+    history: &[u64],
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
@@ -94,14 +106,17 @@ pub fn choose_with_table(
     }
     match game {
         Game::Apocalypse(_) => None,
-        Game::Gladiator(p) => search_alternating(p, allowed, limits, stop, table, progress),
-        Game::Pagan(p) => search_alternating(p, allowed, limits, stop, table, progress),
+        Game::Gladiator(p) => {
+            search_alternating(p, history, allowed, limits, stop, table, progress)
+        }
+        Game::Pagan(p) => search_alternating(p, history, allowed, limits, stop, table, progress),
     }
 }
 
 /// Runs the alternating search and reports it as a [`Choice`].
 fn search_alternating<P: Searchable>(
     pos: &P,
+    history: &[u64],
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
@@ -118,7 +133,7 @@ fn search_alternating<P: Searchable>(
         pv: found.pv.iter().map(ToString::to_string).collect(),
         mv: found.mv.clone(),
     };
-    let found = search::search(pos, allowed, limits, stop, table, &mut |f| {
+    let found = search::search(pos, history, allowed, limits, stop, table, &mut |f| {
         progress(as_choice(f));
     })?;
     Some(as_choice(&found))

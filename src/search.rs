@@ -3,6 +3,12 @@
 //! captures, and move ordering (table move, captures by value, two killers per ply, history).
 //! A time, depth and node budget and a stop flag bound it. It knows no protocol: it returns a
 //! typed [`Found`].
+//!
+//! Repetitions: a position below the root that repeats one earlier on the search path or in
+//! the game before the root (the keys the caller passes) scores as a draw, 0, whatever the
+//! rules say, so a side that is ahead makes progress instead of letting an arbiter adjudicate
+//! a repeated position. The draw itself is never stored in the table, but the scores of the
+//! nodes above it are (the usual small path dependency of a table).
 
 mod table;
 #[cfg(test)]
@@ -205,6 +211,9 @@ struct Searcher<'a, P: Searchable> {
     scores: Vec<Vec<i32>>,
     /// The triangular principal-variation table.
     pv: Vec<Vec<P::Move>>,
+    /// Keys of the positions of the game before the root, then of the root and the nodes of
+    /// the current search path above the node being searched.
+    path: Vec<u64>,
 }
 
 impl<'a, P: Searchable> Searcher<'a, P> {
@@ -223,7 +232,15 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             moves: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            path: Vec::with_capacity(plies),
         }
+    }
+
+    /// Whether `key`, the key of a position below the root, repeats a position earlier on
+    /// the path or in the game. Turns alternate and keys include the side to move, so only
+    /// every second earlier position can match.
+    fn repeats(&self, key: u64) -> bool {
+        self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key)
     }
 
     /// Whether the search must stop now (stop flag, node budget, hard time limit).
@@ -384,6 +401,9 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
+        if ply > 0 && self.repeats(key) {
+            return 0;
+        }
         let hit = self.probe(key);
         if let Some(hit) = hit
             && !pv_node
@@ -430,7 +450,9 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                 0
             };
             let child = pos.after(mv);
+            self.path.push(key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
+            self.path.pop();
             if self.aborted {
                 break;
             }
@@ -482,6 +504,9 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             return pos.evaluate();
         }
         let key = pos.key();
+        if ply > 0 && self.repeats(key) {
+            return 0;
+        }
         let hit = self.probe(key);
         if let Some(hit) = hit {
             let score = from_table(hit.score, ply);
@@ -516,7 +541,9 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         for i in 0..moves.len() {
             pick(&mut moves, &mut scores, i);
             let mv = moves[i];
+            self.path.push(key);
             let score = -self.quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+            self.path.pop();
             if self.aborted {
                 break;
             }
@@ -556,6 +583,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.pv[0].clear();
         let alpha0 = alpha;
         let (mut best, mut best_i) = (-INFINITY, None);
+        self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
             let score = self.child(&pos.after(mv), i == 0, depth, 0, alpha, beta);
             if self.aborted {
@@ -573,6 +601,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                 }
             }
         }
+        self.path.pop();
         if !self.aborted && best > alpha0 && best < beta {
             let mv = best_i.map(|i| root[i]);
             self.store(pos.key(), depth, Bound::Exact, to_table(best, 0), mv);
@@ -595,19 +624,36 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 /// Searches by iterative deepening until a limit or `stop`, among the `allowed` turns when that
 /// is not empty; `None` when the game is over or there is no move. `report` hears about every
 /// completed iteration. `table` keeps what it learns (it may hold results of earlier searches).
+///
+/// `history` holds the keys ([`Searchable::key`]) of the positions of the game before `pos`,
+/// oldest first (the start position first; `pos` itself need not be included): a position of
+/// the search that repeats one of them, or one on its own path, scores as a draw (a single
+/// earlier occurrence is enough, as in most engines).
 pub fn search<P: Searchable>(
     pos: &P,
+    history: &[u64],
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
     table: &mut Table,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
-    run(pos, allowed, limits, stop, Some(table), true, report)
+    run(
+        pos,
+        history,
+        allowed,
+        limits,
+        stop,
+        Some(table),
+        true,
+        report,
+    )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run<P: Searchable>(
     pos: &P,
+    history: &[u64],
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
@@ -630,6 +676,12 @@ fn run<P: Searchable>(
     }
     let mut s = Searcher::new(limits, stop, table);
     s.reduce = reduce;
+    // The root's own key, when the caller included it, is pushed again by `root`.
+    let before = match history.split_last() {
+        Some((&last, rest)) if last == pos.key() => rest,
+        _ => history,
+    };
+    s.path.extend_from_slice(before);
     // First ordering: the table's move, captures, generation order.
     let mut scores = Vec::new();
     let tt = s.probe(pos.key()).and_then(|h| h.mv);

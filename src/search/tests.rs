@@ -8,9 +8,18 @@ use crate::variants::pagan;
 
 /// Plain fail-soft alpha-beta over the same tree (candidates, then quiescence on noisy
 /// moves), without ordering, table, windows or killers: the score the search must reproduce.
-fn reference<P: Searchable>(pos: &P, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+/// `path` holds the keys of the positions above `pos`; below the root a position that
+/// repeats one of them is a draw.
+fn reference<P: Searchable>(
+    pos: &P,
+    path: &mut Vec<u64>,
+    depth: i32,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if depth <= 0 {
-        return reference_quiesce(pos, ply, alpha, beta);
+        return reference_quiesce(pos, path, ply, alpha, beta);
     }
     if let Some(score) = pos.over() {
         return at_ply(score, ply);
@@ -18,26 +27,40 @@ fn reference<P: Searchable>(pos: &P, depth: i32, ply: usize, mut alpha: i32, bet
     if ply >= MAX_PLY {
         return pos.evaluate();
     }
+    if ply > 0 && path.contains(&pos.key()) {
+        return 0;
+    }
     let mut moves = Vec::new();
     pos.all_candidates(&mut moves);
     if moves.is_empty() {
         return at_ply(pos.stuck(), ply);
     }
     let mut best = -INFINITY;
+    path.push(pos.key());
     for mv in moves {
-        let score = -reference(&pos.after(mv), depth - 1, ply + 1, -beta, -alpha);
+        let score = -reference(&pos.after(mv), path, depth - 1, ply + 1, -beta, -alpha);
         best = best.max(score);
         alpha = alpha.max(score);
         if alpha >= beta {
             break;
         }
     }
+    path.pop();
     best
 }
 
-fn reference_quiesce<P: Searchable>(pos: &P, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+fn reference_quiesce<P: Searchable>(
+    pos: &P,
+    path: &mut Vec<u64>,
+    ply: usize,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     if let Some(score) = pos.over() {
         return at_ply(score, ply);
+    }
+    if ply < MAX_PLY && ply > 0 && path.contains(&pos.key()) {
+        return 0;
     }
     let stand = pos.evaluate();
     if stand >= beta || ply >= MAX_PLY {
@@ -47,20 +70,32 @@ fn reference_quiesce<P: Searchable>(pos: &P, ply: usize, mut alpha: i32, beta: i
     let mut moves = Vec::new();
     pos.noisy(&mut moves);
     let mut best = stand;
+    path.push(pos.key());
     for mv in moves {
-        let score = -reference_quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+        let score = -reference_quiesce(&pos.after(mv), path, ply + 1, -beta, -alpha);
         best = best.max(score);
         alpha = alpha.max(score);
         if alpha >= beta {
             break;
         }
     }
+    path.pop();
     best
 }
 
 /// A search to `depth`; without a table also without reductions, so that it is plain
 /// alpha-beta in its results.
 fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -> Found {
+    history_search(pos, &[], depth, table)
+}
+
+/// As `depth_search`, after a game whose earlier positions have the keys `history`.
+fn history_search<P: Searchable>(
+    pos: &P,
+    history: &[u64],
+    depth: u32,
+    table: Option<&mut Table>,
+) -> Found {
     let reduce = table.is_some();
     let limits = Limits {
         depth: Some(depth),
@@ -68,6 +103,7 @@ fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -
     };
     run(
         pos,
+        history,
         &[],
         limits,
         &AtomicBool::new(false),
@@ -103,7 +139,14 @@ const PAGAN_FENS: [&str; 3] = [
 
 fn same_as_reference<P: Searchable>(pos: &P, depth: u32) {
     let found = depth_search(pos, depth, None);
-    let expected = reference(pos, found.depth as i32, 0, -INFINITY, INFINITY);
+    let expected = reference(
+        pos,
+        &mut Vec::new(),
+        found.depth as i32,
+        0,
+        -INFINITY,
+        INFINITY,
+    );
     assert_eq!(found.score, expected, "depth {}", found.depth);
 }
 
@@ -227,6 +270,109 @@ fn keys_follow_the_side_to_move_and_the_clock() {
 fn a_stop_ends_the_search_with_a_move() {
     let pos = glad(Rules::Brawl, gladiator::START_FEN);
     let stop = AtomicBool::new(true);
-    let found = run(&pos, &[], Limits::default(), &stop, None, true, &mut |_| {}).expect("a move");
+    let found = run(
+        &pos,
+        &[],
+        &[],
+        Limits::default(),
+        &stop,
+        None,
+        true,
+        &mut |_| {},
+    )
+    .expect("a move");
     assert!(pos.read_wire(&found.mv).is_some());
+}
+
+/// A game history in which every second root turn of `pos` leads back to an earlier
+/// position: the keys of those children, each followed by the root's own key (so the sides
+/// to move alternate as in a game), the last child just before the root.
+fn history_of_every_second_child<P: Searchable>(pos: &P) -> Vec<u64> {
+    let mut moves = Vec::new();
+    pos.all_candidates(&mut moves);
+    let children: Vec<u64> = moves
+        .iter()
+        .step_by(2)
+        .map(|&m| pos.after(m).key())
+        .collect();
+    let mut history = Vec::new();
+    for (i, &c) in children.iter().enumerate() {
+        if i > 0 {
+            history.push(pos.key());
+        }
+        history.push(c);
+    }
+    history
+}
+
+#[test]
+fn pvs_scores_equal_plain_alpha_beta_after_a_game_history() {
+    for fen in PAGAN_FENS {
+        let pos = pagan_pos(fen);
+        let history = history_of_every_second_child(&pos);
+        for depth in 1..=4 {
+            let found = history_search(&pos, &history, depth, None);
+            let mut path = history.clone();
+            let expected = reference(&pos, &mut path, depth as i32, 0, -INFINITY, INFINITY);
+            assert_eq!(found.score, expected, "{fen} depth {depth}");
+        }
+    }
+    let pos = glad(Rules::Gladiator, GLADIATOR_FENS[1]);
+    let history = history_of_every_second_child(&pos);
+    let found = history_search(&pos, &history, 2, None);
+    let expected = reference(&pos, &mut history.clone(), 2, 0, -INFINITY, INFINITY);
+    assert_eq!(found.score, expected);
+}
+
+/// The root turns of `pos` (restricted to `allowed`) searched to `depth` with a table, after
+/// a game whose earlier positions have the keys `history`.
+fn restricted<P: Searchable>(pos: &P, history: &[u64], allowed: &[WireMove], depth: u32) -> Found {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut table = Table::new(4).unwrap();
+    search(
+        pos,
+        history,
+        allowed,
+        limits,
+        &stop,
+        &mut table,
+        &mut |_| {},
+    )
+    .expect("a move")
+}
+
+/// The Pagan start position without Black's alchemist and general.
+const AHEAD: &str = "kp4P/1p4W/1p3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+
+#[test]
+fn a_turn_back_into_the_game_history_scores_as_a_draw() {
+    // White is two pieces up; its best turn without a history, made a return to an earlier
+    // position of the game, scores 0 and is avoided.
+    let pos = pagan_pos(AHEAD);
+    let free = restricted(&pos, &[], &[], 5);
+    assert!(free.score > 100, "{free:?}");
+    let best = free.mv.clone();
+    let back = pos.after(pos.read_wire(&best).unwrap()).key();
+    let only_best = restricted(&pos, &[back], std::slice::from_ref(&best), 5);
+    assert_eq!(only_best.score, 0);
+    let without = restricted(&pos, &[], std::slice::from_ref(&best), 5);
+    assert_eq!(without.score, free.score);
+    let with = restricted(&pos, &[back], &[], 5);
+    assert_ne!(with.mv, best);
+    assert!(with.score > 0, "{with:?}");
+}
+
+#[test]
+fn the_side_ahead_avoids_a_repetition_on_the_search_path() {
+    // Without any history, a repetition within the search is a draw too: the search finds
+    // the same score as the plain alpha-beta that knows about its path, deeper than four
+    // plies where turns can return to the root position.
+    let pos = pagan_pos(AHEAD);
+    let found = depth_search(&pos, 5, None);
+    let expected = reference(&pos, &mut Vec::new(), 5, 0, -INFINITY, INFINITY);
+    assert_eq!(found.score, expected);
 }

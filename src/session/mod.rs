@@ -171,6 +171,7 @@ impl Session {
             self.next_worker,
             job,
             self.core.game().clone(),
+            self.core.history_keys(),
             self.core.rng(),
             self.core.table(),
             self.events.clone(),

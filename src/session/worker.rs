@@ -50,7 +50,8 @@ pub(crate) struct Worker {
 
 impl Worker {
     /// Starts a job on a copy of the game, with the session's transposition table (locked
-    /// while the job runs); `id` tags its `Finished` event.
+    /// while the job runs) and the search keys of the game's earlier positions (`history`,
+    /// see [`Game::search_keys`]); `id` tags its `Finished` event.
     ///
     /// # Errors
     /// When the operating system cannot start a thread.
@@ -58,6 +59,7 @@ impl Worker {
         id: u64,
         job: Job,
         game: Game,
+        history: Vec<u64>,
         rng: Rng,
         table: Arc<Mutex<Table>>,
         events: Sender<Input>,
@@ -69,9 +71,17 @@ impl Worker {
             .spawn(move || {
                 // A search that panicked leaves a table that is still a valid table.
                 let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
-                let outcome = run(job, &game, rng, &flag, &mut table, &mut |choice| {
-                    let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
-                });
+                let outcome = run(
+                    job,
+                    &game,
+                    &history,
+                    rng,
+                    &flag,
+                    &mut table,
+                    &mut |choice| {
+                        let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
+                    },
+                );
                 // The driver may be gone (session ending): nothing to tell then.
                 let _ = events.send(Input::Search(SearchEvent::Finished(id)));
                 outcome
@@ -104,6 +114,7 @@ impl Worker {
 fn run(
     job: Job,
     game: &Game,
+    history: &[u64],
     mut rng: Rng,
     stop: &AtomicBool,
     table: &mut Table,
@@ -116,7 +127,9 @@ fn run(
             limits,
         } => {
             let choice = match game.side_to_move() {
-                Some(_) => player::choose_with_table(game, &allowed, limits, stop, table, progress),
+                Some(_) => player::choose_with_table(
+                    game, history, &allowed, limits, stop, table, progress,
+                ),
                 None => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
             };
             Outcome::Think(choice, rng)
