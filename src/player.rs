@@ -62,29 +62,17 @@ pub fn choose(
         Game::Apocalypse(p) => {
             crate::simsearch::choose(p, side, allowed, limits, stop, rng, progress)
         }
-        Game::Gladiator(p) => choose_alternating(p, allowed, limits, stop, progress),
-        Game::Pagan(p) => choose_alternating(p, allowed, limits, stop, progress),
+        // A fresh table: the result depends on the position alone, as `quill bench` needs.
+        _ => choose_with_table(
+            game,
+            &[],
+            allowed,
+            limits,
+            stop,
+            &mut Table::default(),
+            progress,
+        ),
     }
-}
-
-/// Runs the alternating search with a fresh transposition table (so that the result depends
-/// on the position alone, as `quill bench` needs).
-fn choose_alternating<P: Searchable>(
-    pos: &P,
-    allowed: &[WireMove],
-    limits: Limits,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(Choice),
-) -> Option<Choice> {
-    search_alternating(
-        pos,
-        &[],
-        allowed,
-        limits,
-        stop,
-        &mut Table::default(),
-        progress,
-    )
 }
 
 /// Chooses a move in an alternating game like [`choose`], with a transposition table that
