@@ -194,7 +194,8 @@ fn sealed_faults_forfeit_but_an_illegal_sealed_move_is_a_penalty() {
 }
 
 /// A sealed Apocalypse match between two Quill processes in one dialect, one of them
-/// committing to its moves.
+/// committing to its moves. The seats are depth-limited, not clocked: the test is about the
+/// protocol, and a loaded machine must not turn it into a time forfeit.
 fn quill_sealed_match(proto: &str) {
     let dir = scratch(&format!("sealed-{proto}"));
     let out = quill_match(
@@ -205,9 +206,9 @@ fn quill_sealed_match(proto: &str) {
             "--max-turns",
             "60",
             "--engine",
-            &format!("cmd={QUILL} name=q1 proto={proto} option.SealedCommit=true tc=4+0.05"),
+            &format!("cmd={QUILL} name=q1 proto={proto} option.SealedCommit=true depth=2"),
             "--engine",
-            &format!("cmd={QUILL} name=q2 proto={proto} tc=4+0.05"),
+            &format!("cmd={QUILL} name=q2 proto={proto} depth=2"),
             "--pgn",
             "games.pgn",
             "--log-dir",
