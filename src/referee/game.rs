@@ -315,7 +315,7 @@ impl EnginePlayer {
                 ));
             };
             match event.said {
-                Said::Closed => return Err(self.crashed(what)),
+                Said::Closed => return Err(self.crashed(&format!("while waiting for {what}"))),
                 Said::Line(line) => {
                     let m = meaning(self.spec.dialect, &line);
                     if let Some(t) = want(self, m) {
