@@ -584,6 +584,24 @@ impl Position {
         })
     }
 
+    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move (for
+    /// the evaluation); a promotion counts once.
+    pub(crate) fn mobility(&self, side: Side, scratch: &mut Vec<Move>) -> i32 {
+        scratch.clear();
+        for sq in 0..SQUARES as u8 {
+            if self
+                .at(sq)
+                .is_some_and(|p| p.side == side && p.kind != Kind::King)
+            {
+                self.piece_moves(sq, scratch);
+            }
+        }
+        scratch
+            .iter()
+            .filter(|m| m.promotion.is_none() || m.promotion == Some(Kind::Pagan))
+            .count() as i32
+    }
+
     /// The dead-board square a piece of `side` captured on the game board would go to.
     pub(crate) fn next_slot(&self, side: Side) -> Option<u8> {
         ORDER[side.index()]

@@ -48,6 +48,19 @@ fn distance(a: u8, b: u8) -> i32 {
     (fa - fb).abs().max((ra - rb).abs())
 }
 
+/// Chebyshev distance for a Pagan, for which the bridge has zero width.
+fn pagan_distance(a: u8, b: u8) -> i32 {
+    let rank = |sq: u8| {
+        let r = i32::from(sq / 7);
+        if r >= 6 { r - 2 } else { r }
+    };
+    let (fa, fb) = (i32::from(a % 7), i32::from(b % 7));
+    (fa - fb).abs().max((rank(a) - rank(b)).abs())
+}
+
+/// The bonus of a live pawn by how far it has stepped toward promotion.
+const PAWN_ADVANCE: [i32; 7] = [0, 0, 8, 18, 32, 55, 55];
+
 impl Searchable for Position {
     type Move = Move;
 
@@ -89,8 +102,8 @@ impl Searchable for Position {
             totals[s] += if !is_dead(sq) {
                 let file = i32::from(sq % 7);
                 match (p.kind, p.side) {
-                    (Kind::Pawn, Side::White) => v + 6 * (6 - file),
-                    (Kind::Pawn, Side::Black) => v + 6 * file,
+                    (Kind::Pawn, Side::White) => v + PAWN_ADVANCE[(6 - file) as usize],
+                    (Kind::Pawn, Side::Black) => v + PAWN_ADVANCE[file as usize],
                     _ => v,
                 }
             } else if p.kind == Kind::Pagan {
@@ -103,6 +116,29 @@ impl Searchable for Position {
             } else if is_dead(sq) && dead_count[s] < 8 {
                 dead[s][dead_count[s]] = sq;
                 dead_count[s] += 1;
+            }
+        }
+        let mut scratch = Vec::with_capacity(64);
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
+            totals[s] += 4 * self.mobility(side, &mut scratch);
+            // Pressure on the enemy king: a live one by pieces around it, a dead one by the
+            // Pagan, the one live piece that can cross over to help mate it.
+            let Some(target) = kings[1 - s] else { continue };
+            for sq in 0..SQUARES as u8 {
+                let Some(p) = self.at(sq) else { continue };
+                if p.side != side || p.kind == Kind::King {
+                    continue;
+                }
+                if is_dead(target) {
+                    if p.kind == Kind::Pagan {
+                        totals[s] += 25 * (5 - pagan_distance(sq, target)).max(0);
+                    } else if is_dead(sq) {
+                        totals[s] += 12 * (4 - distance(sq, target)).max(0);
+                    }
+                } else if !is_dead(sq) {
+                    totals[s] += 5 * (3 - distance(sq, target)).max(0);
+                }
             }
         }
         for side in [Side::White, Side::Black] {
