@@ -1272,11 +1272,7 @@ impl Table {
             }
         }
         self.tell_humans(&format!("game over: {outcome}"));
-        let result = match outcome.winner {
-            Some(Side::White) => GameResult::WhiteWins,
-            Some(Side::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        };
+        let result = GameResult::from_outcome(&outcome);
         let plies = u32::try_from(self.turns.len()).unwrap_or(u32::MAX);
         let pgn = super::pgn::write(&super::pgn::PgnGame {
             event: &self.setup.event,

@@ -36,7 +36,7 @@ use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
-pub use root::{BENCH, analyse, bench_lines, choose};
+pub use root::{analyse, choose};
 pub use tt::key;
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
@@ -161,19 +161,25 @@ impl<'a> Searcher<'a> {
         self.aborted
     }
 
+    /// Counts a node, and gives its value when no search is needed there: a finished game,
+    /// depth 0 (the static evaluation), or a stopped search (a neutral ½, discarded above).
+    fn leaf(&mut self, pos: &Position, depth: u32) -> Option<f64> {
+        self.stats.nodes += 1;
+        if let Some(v) = eval::terminal(pos) {
+            return Some(v);
+        }
+        if depth == 0 {
+            return Some(eval::heuristic(pos));
+        }
+        self.poll().then_some(0.5)
+    }
+
     /// The value for White of `pos` searched `depth` joint turns deep, fail-soft in the window
     /// (`alpha`, `beta`): a result at or below `alpha` is an upper bound, one at or above
     /// `beta` a lower bound, anything between exact.
     pub fn value(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64) -> f64 {
-        self.stats.nodes += 1;
-        if let Some(v) = eval::terminal(pos) {
+        if let Some(v) = self.leaf(pos, depth) {
             return v;
-        }
-        if depth == 0 {
-            return eval::heuristic(pos);
-        }
-        if self.poll() {
-            return 0.5;
         }
         let key = tt::key(pos);
         let (mut lower, mut upper) = (0.0f64, 1.0f64);
@@ -289,17 +295,8 @@ impl<'a> Searcher<'a> {
     ) -> f64 {
         if top {
             self.serial_best = None;
-        } else {
-            self.stats.nodes += 1;
-            if let Some(v) = eval::terminal(pos) {
-                return v;
-            }
-            if depth == 0 {
-                return eval::heuristic(pos);
-            }
-            if self.poll() {
-                return 0.5;
-            }
+        } else if let Some(v) = self.leaf(pos, depth) {
+            return v;
         }
         let (mut white, mut black) = self.spare.pop().unwrap_or_default();
         pos.legal_moves(Side::White, &mut white);

@@ -5,13 +5,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::{Analysis, Searcher};
-use crate::bench::BenchLine;
 use crate::notation::WireMove;
 use crate::player::Choice;
 use crate::rng::Rng;
 use crate::search::Limits;
-use crate::variant::{Side, Variant};
-use crate::variants::apocalypse::{Move, Position, Rules};
+use crate::variant::Side;
+use crate::variants::apocalypse::{Move, Position};
 
 /// Searches `pos` by iterative deepening until a limit or `stop`, White restricted to
 /// `white_only` and Black to `black_only` when those are not empty. `None` when the game is
@@ -171,63 +170,4 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         micros: a.micros,
         pv: pv.iter().map(|(w, b)| format!("{w}|{b}")).collect(),
     }
-}
-
-/// Apocalypse positions of `quill bench` beyond the start positions it already searches
-/// (a middlegame, the same with a penalty point, an endgame), searched to a fixed depth with
-/// a fixed seed.
-pub const BENCH: &[(Variant, &str)] = &[
-    (
-        Variant::Apocalypse,
-        "n1p1n/p1p1p/1P3/P3P/N2PN w - - 0 4 0/0",
-    ),
-    (
-        Variant::Apocalypse,
-        "n1p1n/p1p1p/1P3/P3P/N2PN w - - 0 4 1/0",
-    ),
-    (Variant::Apocalypse, "4n/1p3/5/2P2/N4 w - - 0 1 0/0"),
-];
-
-/// Depth of the bench searches, in joint turns.
-const BENCH_DEPTH: u32 = 3;
-
-/// `quill bench`'s Apocalypse lines: each position searched for White to a fixed depth
-/// (no time limit) with seed 1, so the node counts are a signature of the search.
-///
-/// # Panics
-/// When a built-in FEN is invalid (a programming error the tests catch).
-pub fn bench_lines() -> Vec<BenchLine> {
-    BENCH
-        .iter()
-        .map(|&(variant, fen)| {
-            let rules = if variant == Variant::ApocalypseClassic {
-                Rules::Classic
-            } else {
-                Rules::Seed
-            };
-            let pos = Position::from_fen(rules, fen).expect("a valid bench FEN");
-            let limits = Limits {
-                depth: Some(BENCH_DEPTH),
-                time: None,
-                nodes: None,
-            };
-            let started = Instant::now();
-            let choice = choose(
-                &pos,
-                Side::White,
-                &[],
-                limits,
-                &AtomicBool::new(false),
-                &mut Rng::new(1),
-                &mut |_| {},
-            )
-            .expect("a bench position has a move");
-            BenchLine {
-                variant,
-                best: choice.mv.to_string(),
-                nodes: choice.nodes,
-                micros: started.elapsed().as_micros() as u64,
-            }
-        })
-        .collect()
 }
