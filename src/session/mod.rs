@@ -115,8 +115,11 @@ impl Session {
                 if let Some((worker, purpose)) = &self.worker
                     && worker.id() == id
                 {
+                    if let Some((_, depth, nodes)) = &mut self.cecp.progress {
+                        (*depth, *nodes) = (choice.depth, choice.nodes);
+                    }
                     match purpose {
-                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice)),
+                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice, self.secret())),
                         Purpose::CecpMove | Purpose::CecpAnalyze => {
                             let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
                             self.cecp_thinking(&choice, show, &mut out);
@@ -176,7 +179,10 @@ impl Session {
             self.core.table(),
             self.events.clone(),
         ) {
-            Ok(worker) => self.worker = Some((worker, purpose)),
+            Ok(worker) => {
+                self.worker = Some((worker, purpose));
+                self.cecp.progress = Some((std::time::Instant::now(), 0, 0));
+            }
             Err(e) => out.push(self.error_line(&format!("cannot start a thread: {e}"))),
         }
     }
@@ -192,6 +198,16 @@ impl Session {
         if let Some(choice) = self.uci.held.take() {
             self.uci_answer(&choice, out);
         }
+        if std::mem::take(&mut self.uci.held_none) {
+            out.push(uci::NO_MOVE.to_string());
+        }
+    }
+
+    /// Whether the move being chosen must stay secret until it is opened: commit–reveal
+    /// mode in a sealed game. Nothing printed before the opening may then show a line, a
+    /// strategy or a score.
+    fn secret(&self) -> bool {
+        self.core.commit_mode() && self.core.game().side_to_move().is_none()
     }
 
     /// Joins the worker and turns its result into lines.
