@@ -634,7 +634,7 @@ impl Session {
             return;
         };
         let post = self.cecp.post;
-        self.cecp_thinking(&choice, post, out);
+        self.cecp_thinking(&choice, post && !self.already_shown(&choice), out);
         // What a commitment kept back comes with the opening.
         let mut details = Vec::new();
         if post && self.secret() {

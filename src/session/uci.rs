@@ -241,7 +241,8 @@ impl Session {
             // The whole analysis comes with the opening (see uci_answer).
             out.push(info_line(&choice, true));
         } else {
-            out.extend(self.uci_details(&choice));
+            let shown = self.already_shown(&choice);
+            out.extend(self.uci_details(&choice, !shown));
         }
         if hold {
             self.uci.held = Some(choice);
@@ -251,8 +252,11 @@ impl Session {
     }
 
     /// The analysis of a finished search: its info line, and in a sealed game the strategy.
-    fn uci_details(&self, choice: &Choice) -> Vec<String> {
-        let mut lines = vec![info_line(choice, false)];
+    fn uci_details(&self, choice: &Choice, with_info: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        if with_info {
+            lines.push(info_line(choice, false));
+        }
         if self.core.game().side_to_move().is_none() {
             lines.push(format!("info string strategy {}", strategy_text(choice)));
         }
@@ -260,7 +264,7 @@ impl Session {
     }
 
     pub(super) fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
-        let details = self.uci_details(choice);
+        let details = self.uci_details(choice, true);
         let lines = self.deliver(
             &choice.mv.to_string(),
             |mv, nonce| {
@@ -284,8 +288,9 @@ impl Session {
 /// (`movestogo`, or 30) plus most of the increment is the typical share, and the hard limit
 /// twice that, never more than half of what is left.
 ///
-/// `go mate N` bounds the depth to the plies a mate in N moves needs (2N − 1; N joint turns
-/// in a sealed game), and the search stops as soon as it has found a forced win.
+/// `go mate N` bounds the depth to the plies that show a mate in N moves (2N: the mating
+/// move is ply 2N − 1, and the end is seen a ply later; N joint turns in a sealed game), and
+/// the search stops as soon as it has found a forced win.
 fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
     let (time, inc) = match side {
         Side::White => (params.wtime, params.winc),
@@ -296,11 +301,12 @@ fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
         clock_budget(left, togo, inc.unwrap_or(0))
     });
     let infinite = params.infinite || params.ponder;
+    // A mate in N moves is 2N - 1 plies; the search sees the end one ply later.
     let mate_depth = params.mate.map(|n| {
         if sealed {
             n.max(1)
         } else {
-            n.max(1).saturating_mul(2) - 1
+            n.max(1).saturating_mul(2)
         }
     });
     let depth = match (params.depth, mate_depth) {
