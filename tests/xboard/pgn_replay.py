@@ -112,8 +112,8 @@ def main():
     for san in tokens:
         if san == "--":
             ply = "@@@@"
-        elif re.match(r"^[A-Z]@[a-k]\d+$", san):
-            ply = san
+        elif re.match(r"^[A-Z]@[a-k]\d+[+#]?$", san):
+            ply = san.rstrip("+#")
         else:
             castle = san.rstrip("+#") in ("O-O", "O-O-O")
             m = SAN.match(san)
