@@ -14,6 +14,10 @@
 //!
 //! A pawn leg that ends on XBoard's first or last rank carries the suffix `p` ("stays a pawn"),
 //! or XBoard may promote it on its own board.
+//!
+//! Every ply that comes in is checked ([`read_p1`], [`check_p2`], [`check_own_p2`],
+//! [`complete`]); the session leaves its state unchanged when one is refused, because XBoard
+//! takes a refused ply back without telling the engine anything more.
 
 use crate::game::Game;
 use crate::geometry::Square;
