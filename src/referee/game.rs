@@ -3,11 +3,10 @@
 //! records the game. It never trusts a claim: a move that does not parse, an illegal move, a
 //! crash, a silence past the clock, a false claim or a move out of turn forfeits the game.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,7 +15,9 @@ use crate::game::{Game, Outcome};
 use crate::notation::{Turn, WireMove, parse_move};
 use crate::variant::{Side, Variant};
 
-use super::engine::{Event, Meaning, Process, Said, meaning};
+use super::engine::{Meaning, Process, Said, meaning};
+use super::inbox::{Dialogue, Inbox};
+use super::later;
 use super::results::{GameRecord, GameResult};
 use super::seat::{Dialect, EngineSpec, Limits, Seat};
 
@@ -174,9 +175,9 @@ impl Clock {
     /// How long the seat may take before it is out of time or considered hung.
     fn allowance(&self, margin: Duration, move_timeout: Duration) -> Duration {
         match (self.limits.clock, self.limits.movetime) {
-            (Some(_), Some(t)) => self.left.min(t) + margin,
-            (Some(_), None) => self.left + margin,
-            (None, Some(t)) => t + margin,
+            (Some(_), Some(t)) => self.left.min(t).saturating_add(margin),
+            (Some(_), None) => self.left.saturating_add(margin),
+            (None, Some(t)) => t.saturating_add(margin),
             (None, None) => move_timeout,
         }
     }
@@ -186,13 +187,13 @@ impl Clock {
         let Some(c) = self.limits.clock else {
             return true;
         };
-        if used > self.left + margin {
+        if used > self.left.saturating_add(margin) {
             return false;
         }
-        self.left = self.left.saturating_sub(used) + c.inc;
+        self.left = self.left.saturating_sub(used).saturating_add(c.inc);
         self.moves += 1;
         if c.moves > 0 && self.moves.is_multiple_of(c.moves) {
-            self.left += c.base;
+            self.left = self.left.saturating_add(c.base);
         }
         true
     }
@@ -202,53 +203,6 @@ impl Clock {
             .clock
             .filter(|c| c.moves > 0)
             .map(|c| c.moves - self.moves % c.moves)
-    }
-}
-
-/// The events of a game, buffered per seat so that one seat can be waited for while the other's
-/// lines are kept in order.
-struct Inbox {
-    rx: Receiver<Event>,
-    pending: [VecDeque<Event>; 2],
-    log: Option<File>,
-}
-
-impl Inbox {
-    /// The next event of `seat` before `deadline`.
-    fn next_from(&mut self, seat: usize, deadline: Instant) -> Option<Event> {
-        if let Some(e) = self.pending[seat].pop_front() {
-            return Some(e);
-        }
-        loop {
-            let e = self.recv(deadline)?;
-            if e.seat == seat {
-                return Some(e);
-            }
-            self.pending[e.seat].push_back(e);
-        }
-    }
-
-    /// The next event of either seat before `deadline`.
-    fn next_any(&mut self, deadline: Instant) -> Option<Event> {
-        for q in &mut self.pending {
-            if let Some(e) = q.pop_front() {
-                return Some(e);
-            }
-        }
-        self.recv(deadline)
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Option<Event> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.rx.recv_timeout(wait) {
-            Ok(e) => {
-                if let (Some(log), Said::Line(line)) = (&mut self.log, &e.said) {
-                    let _ = writeln!(log, "{} < {line}", e.seat);
-                }
-                Some(e)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
     }
 }
 
@@ -263,7 +217,7 @@ struct EnginePlayer {
     spec: EngineSpec,
     seat: usize,
     process: Process,
-    log: Option<File>,
+    log: Dialogue,
     /// CECP: `usermove=1` was offered.
     usermove: bool,
     /// CECP: `ping=1` was offered.
@@ -280,15 +234,13 @@ struct EnginePlayer {
 
 impl EnginePlayer {
     fn send(&mut self, line: &str) -> bool {
-        if let Some(log) = &mut self.log {
-            let _ = writeln!(log, "{} > {line}", self.seat);
-        }
+        self.log.line(self.seat, '>', line);
         self.process.send(line)
     }
 
     fn crashed(&mut self, what: &str) -> Forfeit {
         // Give the process a moment to be reaped, for its exit status.
-        let until = Instant::now() + Duration::from_millis(200);
+        let until = later(Instant::now(), Duration::from_millis(200));
         while self.process.exit_status().is_none() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -297,6 +249,11 @@ impl EnginePlayer {
             .exit_status()
             .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
         forfeit(self.seat, format!("{} {status} {what}", self.spec.name))
+    }
+
+    /// The forfeit of an engine that broke a bound on its output.
+    fn overflowed(&self, why: &str) -> Forfeit {
+        forfeit(self.seat, format!("{} {why}", self.spec.name))
     }
 
     /// Reads lines of this engine until `want` accepts one, before `deadline`.
@@ -316,6 +273,7 @@ impl EnginePlayer {
             };
             match event.said {
                 Said::Closed => return Err(self.crashed(&format!("while waiting for {what}"))),
+                Said::Overflow(why) => return Err(self.overflowed(&why)),
                 Said::Line(line) => {
                     let m = meaning(self.spec.dialect, &line);
                     if let Some(t) = want(self, m) {
@@ -341,7 +299,7 @@ impl EnginePlayer {
             }
             Dialect::Cecp => return Ok(()),
         };
-        let deadline = Instant::now() + START_TIMEOUT;
+        let deadline = later(Instant::now(), START_TIMEOUT);
         let name = self.spec.name.clone();
         let seat = self.seat;
         self.wait_for(inbox, deadline, "isready/ping", |_, m| match m {
@@ -362,7 +320,7 @@ impl EnginePlayer {
         variant: Variant,
         wants_commit: bool,
     ) -> Result<(), Forfeit> {
-        let deadline = Instant::now() + START_TIMEOUT;
+        let deadline = later(Instant::now(), START_TIMEOUT);
         let name = self.spec.name.clone();
         match self.spec.dialect {
             Dialect::Uci => {
@@ -398,13 +356,14 @@ impl EnginePlayer {
                 let mut sealed = false;
                 let mut done = false;
                 // The features may come in several lines; `done=0` suspends the timer.
-                let mut until = Instant::now() + Duration::from_secs(2);
+                let mut until = later(Instant::now(), Duration::from_secs(2));
                 while !done {
                     let Some(event) = inbox.next_from(self.seat, until) else {
                         break;
                     };
                     let line = match event.said {
                         Said::Closed => return Err(self.crashed("during the handshake")),
+                        Said::Overflow(why) => return Err(self.overflowed(&why)),
                         Said::Line(l) => l,
                     };
                     if let Meaning::Features(pairs) = meaning(Dialect::Cecp, &line) {
@@ -517,13 +476,16 @@ fn repetition_key(game: &Game) -> String {
 
 /// Plays one game between `seats[0]` (White) and `seats[1]` (Black).
 pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -> GameReport {
-    let (tx, rx) = mpsc::channel();
-    let log = setup.log.as_ref().and_then(|p| File::create(p).ok());
-    let inbox = Inbox {
-        rx,
-        pending: [VecDeque::new(), VecDeque::new()],
-        log: log.as_ref().and_then(|f| f.try_clone().ok()),
-    };
+    let log = setup
+        .log
+        .as_ref()
+        .and_then(|p| File::create(p).ok())
+        .map_or_else(Dialogue::default, Dialogue::new);
+    let dialects = seats.map(|s| match s {
+        Seat::Engine(e) => Some(e.dialect),
+        Seat::Human { .. } => None,
+    });
+    let (inbox, tx) = Inbox::new(dialects, log.clone());
     let names = [seats[0].name().to_string(), seats[1].name().to_string()];
     let game = match &setup.opening.fen {
         Some(fen) => Game::from_fen(setup.variant, fen),
@@ -555,7 +517,7 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
                     spec: spec.clone(),
                     seat: i,
                     process,
-                    log: log.as_ref().and_then(|f| f.try_clone().ok()),
+                    log: log.clone(),
                     usermove: false,
                     ping: false,
                     pings: 1,
@@ -806,6 +768,7 @@ impl Table {
         };
         match said {
             Said::Closed => Err(e.crashed("while the opponent was thinking")),
+            Said::Overflow(why) => Err(e.overflowed(&why)),
             Said::Line(line) => match meaning(e.spec.dialect, &line) {
                 Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
                     i,
@@ -833,7 +796,7 @@ impl Table {
     /// out of turn. Returns the move as written and when it came, or a commitment.
     fn answer(&mut self, i: usize, asked: Instant, watch_other: bool) -> Result<Answer, Forfeit> {
         let allowance = self.clocks[i].allowance(self.setup.margin, self.setup.move_timeout);
-        let deadline = asked + allowance;
+        let deadline = later(asked, allowance);
         let mut garbage = 0;
         loop {
             let event = if watch_other {
@@ -867,6 +830,7 @@ impl Table {
             };
             let line = match event.said {
                 Said::Closed => return Err(e.crashed("while thinking")),
+                Said::Overflow(why) => return Err(e.overflowed(&why)),
                 Said::Line(l) => l,
             };
             match meaning(e.spec.dialect, &line) {
@@ -1093,7 +1057,10 @@ impl Table {
 
     /// Waits for seat `i` to open its commitment `digest`; a wrong opening forfeits.
     fn opening(&mut self, i: usize, digest: &str) -> Result<(String, String), Forfeit> {
-        let deadline = Instant::now() + self.setup.margin + Duration::from_secs(5);
+        let deadline = later(
+            Instant::now(),
+            self.setup.margin.saturating_add(Duration::from_secs(5)),
+        );
         let name = self.names[i].clone();
         let Player::Engine(e) = &mut self.players[i] else {
             unreachable!("only engines commit")
@@ -1265,10 +1232,9 @@ impl Table {
         for p in &mut self.players {
             if let Player::Engine(e) = p {
                 let quit = "quit";
-                if let Some(log) = &mut e.log {
-                    let _ = writeln!(log, "{} > {quit}", e.seat);
-                }
+                e.log.line(e.seat, '>', quit);
                 e.process.stop(quit, Duration::from_millis(500));
+                e.log.flush();
             }
         }
         self.tell_humans(&format!("game over: {outcome}"));

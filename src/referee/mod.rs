@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod inbox;
 pub mod pgn;
 pub mod results;
 pub mod seat;
@@ -20,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::rng::Rng;
@@ -30,6 +31,14 @@ use game::{Adjudication, GameReport, GameSetup, Opening, Terminal};
 use results::{GameRecord, ResultsFile};
 use seat::Seat;
 use stats::{Decision, Sprt, Summary};
+
+/// `at + d`, or as late as can be told when that is past what an `Instant` holds (a deadline
+/// of decades is as good as never; time arithmetic never panics).
+pub fn later(at: Instant, d: Duration) -> Instant {
+    at.checked_add(d)
+        .or_else(|| at.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(at)
+}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
