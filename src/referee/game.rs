@@ -4,7 +4,7 @@
 //! crash, a silence past the clock, a false claim or a move out of turn forfeits the game.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
@@ -15,11 +15,14 @@ use crate::game::{Game, Outcome};
 use crate::notation::{Turn, WireMove, parse_move};
 use crate::variant::{Side, Variant};
 
-use super::engine::{Meaning, Process, Said, meaning};
+use super::engine::{MAX_LINE, Meaning, Process, Said, meaning};
 use super::inbox::{Dialogue, Inbox};
 use super::later;
 use super::results::{GameRecord, GameResult};
 use super::seat::{Dialect, EngineSpec, Limits, Seat};
+
+/// Lines typed ahead by a person that wait for the referee; the reader blocks beyond.
+const TYPED_AHEAD: usize = 64;
 
 /// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -91,21 +94,39 @@ pub struct Terminal {
 }
 
 impl Terminal {
-    /// The terminal of this process: standard input read on a thread, standard output.
+    /// The terminal of this process: standard input read on a thread, standard output. A
+    /// typed line is kept up to [`MAX_LINE`] bytes (the rest of a longer one is read and
+    /// dropped, in pieces of that size), and at most [`TYPED_AHEAD`] lines wait to be read.
     pub fn stdio() -> Terminal {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(TYPED_AHEAD);
         std::thread::spawn(move || {
-            let stdin = std::io::stdin();
-            let mut line = String::new();
+            let mut stdin = std::io::stdin().lock();
+            let mut line = Vec::new();
             loop {
                 line.clear();
-                match stdin.read_line(&mut line) {
+                match (&mut stdin)
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut line)
+                {
                     Ok(0) | Err(_) => {
                         let _ = tx.send(None);
                         return;
                     }
                     Ok(_) => {
-                        if tx.send(Some(line.trim().to_string())).is_err() {
+                        let mut skip = Vec::new();
+                        while line.last() != Some(&b'\n') {
+                            skip.clear();
+                            match (&mut stdin)
+                                .take(MAX_LINE as u64)
+                                .read_until(b'\n', &mut skip)
+                            {
+                                Ok(0) | Err(_) => break,
+                                Ok(_) if skip.last() == Some(&b'\n') => break,
+                                Ok(_) => {}
+                            }
+                        }
+                        let text = String::from_utf8_lossy(&line).trim().to_string();
+                        if tx.send(Some(text)).is_err() {
                             return;
                         }
                     }

@@ -126,14 +126,16 @@ impl Inbox {
             }
         }
         if queue.len() >= MAX_PENDING {
+            let why = format!(
+                "flooded: more than {MAX_PENDING} lines while the other seat was waited for"
+            );
+            self.log.line(seat, '!', &why);
             queue.clear();
             self.overflowed[seat] = true;
             queue.push_back(Event {
                 seat,
                 at: e.at,
-                said: Said::Overflow(format!(
-                    "flooded: more than {MAX_PENDING} lines while the other seat was waited for"
-                )),
+                said: Said::Overflow(why),
             });
             return;
         }

@@ -198,14 +198,12 @@ fn seconds(word: &str, text: &str) -> Result<Duration, String> {
     };
     let secs = match text.split_once(':') {
         Some((m, sec)) => {
-            let minutes = whole(word, m, MAX_SECONDS / 60)?;
-            #[allow(clippy::cast_precision_loss)]
-            let minutes = minutes as f64;
+            // At most a day of minutes: exact in an f64.
+            let minutes = whole(word, m, MAX_SECONDS / 60)? as f64;
             minutes * 60.0 + decimal(sec)?
         }
         None => decimal(text)?,
     };
-    #[allow(clippy::cast_precision_loss)]
     let max = MAX_SECONDS as f64;
     if secs > max {
         return Err(format!(
@@ -430,7 +428,7 @@ mod tests {
             ("tc=18446744073709551615:00", "tc:"),
             ("tc=86401", "tc:"),
             ("tc=-1", "tc:"),
-            ("tc=", "tc:"),
+            ("tc=", "'tc='"),
             ("tc=1e9", "tc:"),
             ("st=18446744073709551615", "st:"),
             ("st=1.", "st:"),
