@@ -24,6 +24,7 @@
 //! | `long-line` | writes `info string ` and then `x` bytes without a newline, as fast as it can, forever |
 //! | `trickle` | writes `bestmove e2e4` / `move e2e4` one byte every `--delay` milliseconds (default 1000), never ending the line |
 //! | `empty-move` | `bestmove ` / `move ` with no move |
+//! | `deaf` | answers `uci` / `protover`, then never reads its input again nor answers (K is not used) |
 //!
 //! UCI: `uci`, `isready`, `setoption name UCI_Variant value V`, `ucinewgame`, `position`,
 //! `go [sealed w|b]`, `quit`. CECP: `protover` (one `feature … done=1` line), `new`, `variant`,
@@ -59,9 +60,10 @@ enum Fault {
     LongLine,
     Trickle,
     EmptyMove,
+    Deaf,
 }
 
-const FAULTS: [(&str, Fault); 14] = [
+const FAULTS: [(&str, Fault); 15] = [
     ("good", Fault::Good),
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
@@ -76,7 +78,15 @@ const FAULTS: [(&str, Fault); 14] = [
     ("long-line", Fault::LongLine),
     ("trickle", Fault::Trickle),
     ("empty-move", Fault::EmptyMove),
+    ("deaf", Fault::Deaf),
 ];
+
+/// Never reads its input again: whatever is sent fills the pipe.
+fn deaf() -> ! {
+    loop {
+        sleep(Duration::from_secs(1000));
+    }
+}
 
 /// Writes `text` again and again, with `pause` between writes, until the reader goes away
 /// (then it exits).
@@ -240,6 +250,10 @@ impl Double {
             UciCommand::Uci if self.fault == Fault::FloodStart => {
                 repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO)
             }
+            UciCommand::Uci if self.fault == Fault::Deaf => {
+                println!("id name deaf\nuciok");
+                deaf()
+            }
             UciCommand::Uci => {
                 let vars: Vec<String> = Variant::ALL.iter().map(|v| format!("var {v}")).collect();
                 println!("id name {}\nid author the Quill developers", self.name);
@@ -312,6 +326,14 @@ impl Double {
         match command {
             CecpCommand::Protover(_) if self.fault == Fault::FloodStart => {
                 repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO)
+            }
+            CecpCommand::Protover(_) if self.fault == Fault::Deaf => {
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                println!(
+                    "feature ping=1 sealed=1 variants=\"{}\" done=1",
+                    names.join(",")
+                );
+                deaf()
             }
             CecpCommand::Protover(_) => {
                 let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();

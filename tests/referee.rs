@@ -550,6 +550,42 @@ fn output_faults_forfeit_with_their_reason_and_the_match_goes_on() {
     }
 }
 
+#[test]
+fn an_engine_that_stops_reading_cannot_block_the_referee() {
+    // A 100 kB option line fills the pipe of an engine that reads no more: writing it must not
+    // block the referee, which then waits for `readyok` / `pong` with its usual deadline.
+    let option = format!("option.Junk={}", "x".repeat(100_000));
+    thread::scope(|s| {
+        for proto in ["uci", "cecp"] {
+            let option = &option;
+            s.spawn(move || {
+                let dir = scratch(&format!("deaf-{proto}"));
+                let d = double();
+                let start = Instant::now();
+                let out = quill_match(
+                    &dir,
+                    &[
+                        "--variant",
+                        "gladiator",
+                        "--games",
+                        "2",
+                        "--engine",
+                        &format!("cmd=\"{d} deaf\" name=bad proto={proto} {option}"),
+                        "--engine",
+                        &format!("cmd=\"{d} good\" name=good proto={proto}"),
+                    ],
+                );
+                assert!(out.status.success(), "{}", text(&out));
+                let records = read_all(&dir.join("match-results.txt")).unwrap();
+                assert_eq!(records.len(), 2, "{proto}: the match goes on");
+                bad_lost_both(&records, "did not answer in time");
+                // Two start timeouts of 10 s, not forever.
+                assert!(start.elapsed() < Duration::from_secs(40), "{proto}");
+            });
+        }
+    });
+}
+
 /// The peak resident memory (`VmHWM`, in kB) of a running process, if it still runs.
 fn peak_kb(pid: u32) -> Option<u64> {
     let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

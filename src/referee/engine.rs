@@ -4,7 +4,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -27,6 +29,11 @@ pub const MAX_BYTES_PER_SECOND: usize = 16 * 1024 * 1024;
 /// Events a game's channel holds before the readers of its seats block (so at most this many
 /// lines of at most [`MAX_LINE`] bytes wait between the engines and the referee).
 pub const CHANNEL_EVENTS: usize = 256;
+
+/// Lines sent to an engine that may wait unread before the referee stops writing to it.
+pub const WRITE_QUEUE: usize = 1024;
+/// Bytes sent to an engine that may wait unread before the referee stops writing to it.
+pub const WRITE_QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
 /// Something a seat said, or that its output ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +61,10 @@ pub struct Event {
 /// A running engine.
 pub struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The lines for the writer thread; `None` once the engine no longer reads.
+    stdin: Option<SyncSender<String>>,
+    /// Bytes sent but not yet written to the engine.
+    unread: Arc<AtomicUsize>,
 }
 
 impl Process {
@@ -78,20 +88,33 @@ impl Process {
             command.current_dir(dir);
         }
         let mut child = command.spawn()?;
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         thread::spawn(move || read_lines(stdout, seat, &events));
-        Ok(Process { child, stdin })
+        let (lines, to_write) = sync_channel(WRITE_QUEUE);
+        let unread = Arc::new(AtomicUsize::new(0));
+        let unread_by_writer = Arc::clone(&unread);
+        thread::spawn(move || write_lines(stdin, &to_write, &unread_by_writer));
+        Ok(Process {
+            child,
+            stdin: Some(lines),
+            unread,
+        })
     }
 
-    /// Sends one line; `false` when the engine no longer reads.
+    /// Sends one line without waiting for the engine to read it; `false` when the engine no
+    /// longer reads (its input is closed, or [`WRITE_QUEUE`] lines or [`WRITE_QUEUE_BYTES`]
+    /// bytes wait unread: then nothing more is sent, and the engine forfeits when its answer
+    /// does not come).
     pub fn send(&mut self, line: &str) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
+        let Some(stdin) = self.stdin.as_ref() else {
             return false;
         };
-        let ok = writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .is_ok();
+        let queued = self.unread.load(Ordering::Acquire);
+        let ok = queued.saturating_add(line.len()) <= WRITE_QUEUE_BYTES && {
+            self.unread.fetch_add(line.len(), Ordering::AcqRel);
+            stdin.try_send(line.to_string()).is_ok()
+        };
         if !ok {
             self.stdin = None;
         }
@@ -125,6 +148,22 @@ impl Drop for Process {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+/// Writes the lines sent to an engine, each with its newline, until the queue is closed (then
+/// the engine's input is closed) or the engine no longer reads. A thread of its own: an engine
+/// that does not read blocks this thread, never the referee.
+fn write_lines(mut stdin: ChildStdin, lines: &Receiver<String>, unread: &AtomicUsize) {
+    for line in lines {
+        let written = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        if written.is_err() {
+            return;
+        }
+        unread.fetch_sub(line.len(), Ordering::AcqRel);
     }
 }
 

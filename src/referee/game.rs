@@ -229,7 +229,7 @@ impl Clock {
 
 /// A seat during a game.
 enum Player {
-    Engine(EnginePlayer),
+    Engine(Box<EnginePlayer>),
     Human(String, Terminal),
 }
 
@@ -534,7 +534,7 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
     for (i, seat) in seats.iter().enumerate() {
         match seat {
             Seat::Engine(spec) => match Process::spawn(spec, i, tx.clone()) {
-                Ok(process) => players.push(Player::Engine(EnginePlayer {
+                Ok(process) => players.push(Player::Engine(Box::new(EnginePlayer {
                     spec: spec.clone(),
                     seat: i,
                     process,
@@ -545,7 +545,7 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
                     variant_option: false,
                     commit_option: false,
                     score: None,
-                })),
+                }))),
                 Err(e) => {
                     failed.get_or_insert(forfeit(i, format!("{} could not start: {e}", spec.name)));
                     players.push(Player::Human(String::new(), Terminal::none()));
