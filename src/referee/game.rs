@@ -21,8 +21,24 @@ use super::later;
 use super::results::{GameRecord, GameResult};
 use super::seat::{Dialect, EngineSpec, Limits, Seat};
 
+/// Longest piece of an engine's text quoted in a reason (the results file, the PGN).
+pub const MAX_QUOTED: usize = 100;
+
+/// An engine's text as quoted in a reason: at most [`MAX_QUOTED`] bytes (cut at a character
+/// boundary, with `…` when cut), so that a record stays short whatever the engine sent.
+fn shown(text: &str) -> String {
+    if text.len() <= MAX_QUOTED {
+        return text.to_string();
+    }
+    let mut end = MAX_QUOTED;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
 /// Lines typed ahead by a person that wait for the referee; the reader blocks beyond.
-const TYPED_AHEAD: usize = 64;
+pub const TYPED_AHEAD: usize = 64;
 
 /// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -328,7 +344,7 @@ impl EnginePlayer {
             Meaning::Pong(n) if expected.as_ref() == Some(&n) => Some(Ok(())),
             Meaning::Move(m) | Meaning::Commit(m) => Some(Err(forfeit(
                 seat,
-                format!("{name} moved out of turn ({m})"),
+                format!("{name} moved out of turn ({})", shown(&m)),
             ))),
             _ => None,
         })?
@@ -793,11 +809,15 @@ impl Table {
             Said::Line(line) => match meaning(e.spec.dialect, &line) {
                 Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
                     i,
-                    format!("{} moved out of turn ({m})", self.names[i]),
+                    format!("{} moved out of turn ({})", self.names[i], shown(&m)),
                 )),
                 Meaning::Claim(r, why) => Err(forfeit(
                     i,
-                    format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                    format!(
+                        "{} made a false claim: {r} {{{}}}",
+                        self.names[i],
+                        shown(&why)
+                    ),
                 )),
                 Meaning::Resign => Err(Forfeit {
                     seat: i,
@@ -806,7 +826,11 @@ impl Table {
                 }),
                 Meaning::Refusal(r) => Err(forfeit(
                     i,
-                    format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                    format!(
+                        "{} refused a legal move: Illegal move{}",
+                        self.names[i],
+                        shown(&r)
+                    ),
                 )),
                 _ => Ok(()),
             },
@@ -861,7 +885,11 @@ impl Table {
                 Meaning::Claim(r, why) => {
                     return Err(forfeit(
                         i,
-                        format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                        format!(
+                            "{} made a false claim: {r} {{{}}}",
+                            self.names[i],
+                            shown(&why)
+                        ),
                     ));
                 }
                 Meaning::Resign => {
@@ -874,7 +902,11 @@ impl Table {
                 Meaning::Refusal(r) => {
                     return Err(forfeit(
                         i,
-                        format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                        format!(
+                            "{} refused a legal move: Illegal move{}",
+                            self.names[i],
+                            shown(&r)
+                        ),
                     ));
                 }
                 Meaning::Unknown => {
@@ -882,7 +914,7 @@ impl Table {
                     if garbage > MAX_GARBAGE {
                         return Err(forfeit(
                             i,
-                            format!("{} printed garbage: {line}", self.names[i]),
+                            format!("{} printed garbage: {}", self.names[i], shown(&line)),
                         ));
                     }
                 }
@@ -913,7 +945,11 @@ impl Table {
         parse_move(written).ok_or_else(|| {
             forfeit(
                 i,
-                format!("{} sent garbage for a move: '{written}'", self.names[i]),
+                format!(
+                    "{} sent garbage for a move: '{}'",
+                    self.names[i],
+                    shown(written)
+                ),
             )
         })
     }
@@ -1409,6 +1445,15 @@ mod tests {
         let c = Game::from_fen(Variant::Apocalypse, "npppn/p3p/5/P3P/NPPPN w - - 0 1 1/0").unwrap();
         assert_eq!(repetition_key(&a), repetition_key(&b));
         assert_ne!(repetition_key(&a), repetition_key(&c));
+    }
+
+    #[test]
+    fn quoted_engine_text_is_cut() {
+        assert_eq!(shown("e2e4"), "e2e4");
+        let long = "é".repeat(MAX_QUOTED);
+        let cut = shown(&long);
+        assert!(cut.len() <= MAX_QUOTED + '…'.len_utf8(), "{}", cut.len());
+        assert!(cut.ends_with('…') && cut.starts_with("éé"));
     }
 
     #[test]

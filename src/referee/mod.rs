@@ -40,6 +40,8 @@ pub fn later(at: Instant, d: Duration) -> Instant {
         .unwrap_or(at)
 }
 
+/// Largest openings file (`--openings`), in bytes.
+pub const MAX_OPENINGS_BYTES: u64 = 64 * 1024 * 1024;
 /// Most games in a match.
 pub const MAX_GAMES: u32 = 1_000_000;
 /// Most games played at once.
@@ -334,6 +336,15 @@ impl MatchConfig {
 /// # Errors
 /// The file cannot be read, or a FEN is not a position of the variant.
 pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, MatchError> {
+    let size = fs::metadata(path)
+        .map_err(|e| MatchError::Io(path.to_owned(), e))?
+        .len();
+    if size > MAX_OPENINGS_BYTES {
+        return Err(MatchError::Config(format!(
+            "{}: {size} bytes is more than the maximum for an openings file, {MAX_OPENINGS_BYTES}",
+            path.display()
+        )));
+    }
     let text = fs::read_to_string(path).map_err(|e| MatchError::Io(path.to_owned(), e))?;
     let mut fens = Vec::new();
     for (n, line) in text.lines().enumerate() {
