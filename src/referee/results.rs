@@ -230,6 +230,7 @@ impl ResultsFile {
             .append(true)
             .open(path)
             .map_err(io)?;
+        check_size(path, file.metadata().map_err(io)?.len())?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
         if let Some(extra) = header_extra
@@ -339,12 +340,35 @@ fn header_line(header_extra: &str) -> String {
 /// # Errors
 /// As [`ResultsFile::open_resume`].
 pub fn read_all(path: &Path) -> Result<Vec<GameRecord>, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    let io = |source| Error::Io {
         path: path.to_owned(),
         source,
-    })?;
+    };
+    check_size(path, std::fs::metadata(path).map_err(io)?.len())?;
+    let bytes = std::fs::read(path).map_err(io)?;
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     parse_file(path, &bytes[..complete]).map(|p| p.records)
+}
+
+/// Largest results file read back (`--resume`, `quill merge`): far more than the longest match
+/// writes (a record is a few hundred bytes), and a bound on what a hostile file can cost.
+pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
+
+/// Longest line of a results file read back.
+pub const MAX_RESULTS_LINE: usize = 64 * 1024;
+
+/// Refuses a results file larger than [`MAX_RESULTS_BYTES`].
+fn check_size(path: &Path, size: u64) -> Result<(), Error> {
+    if size > MAX_RESULTS_BYTES {
+        return Err(Error::BadLine {
+            path: path.to_owned(),
+            line: 1,
+            reason: format!(
+                "the file has {size} bytes, more than a results file may ({MAX_RESULTS_BYTES})"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// A line without the carriage return of a CRLF ending: line endings are not part of a
@@ -402,6 +426,12 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
             line,
             reason,
         };
+        if raw.len() > MAX_RESULTS_LINE {
+            return Err(bad(format!(
+                "a line of {} bytes; no record is longer than {MAX_RESULTS_LINE}",
+                raw.len()
+            )));
+        }
         let text = std::str::from_utf8(strip_cr(raw)).map_err(|_| bad("not UTF-8".to_owned()))?;
         let record = GameRecord::parse_line(text).map_err(bad)?;
         if let Some(&first_line) = parsed.lines.get(&record.game) {
@@ -514,6 +544,18 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
         assert_eq!(read_all(&path).unwrap()[1], record(1, GameResult::Draw));
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn an_overlong_line_is_refused_unparsed() {
+        let path = temp_path("overlong");
+        let good = record(0, GameResult::WhiteWins).to_string();
+        let long = "x".repeat(MAX_RESULTS_LINE + 1);
+        std::fs::write(&path, format!("{HEADER}\n{good}\n{long}\n")).unwrap();
+        let err = read_all(&path).unwrap_err();
+        assert!(matches!(err, Error::BadLine { line: 3, .. }), "{err}");
+        assert!(err.to_string().contains("a line of 65537 bytes"), "{err}");
         std::fs::remove_file(&path).unwrap();
     }
 
