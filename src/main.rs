@@ -5,7 +5,7 @@
 //! error through `env_logger`, at `warn` and above unless `RUST_LOG` says otherwise (XBoard
 //! merges standard error into the engine's pipe, so by default it stays quiet).
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
@@ -39,6 +39,10 @@ struct EngineArgs {
     /// `quill replay` accepts.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Start on this variant instead of the default (apocalypse); a GUI may still choose
+    /// another (UCI_Variant, CECP variant).
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<quill::variant::Variant>,
 }
 
 /// Tools. Each variant holds its own argument struct and has its own `run_*` function.
@@ -305,6 +309,16 @@ fn run_engine(args: &EngineArgs) -> ExitCode {
 
     let (sender, inputs) = mpsc::channel();
     let mut session = Session::new(sender.clone());
+    if let Some(variant) = args.variant {
+        session.start_on(variant);
+    }
+    if io::stdin().is_terminal() {
+        // A person, not a GUI: stderr never disturbs the protocol on stdout.
+        eprintln!(
+            "Quill {}: type 'uci' for UCI or 'xboard' for XBoard (CECP), or 'help'; 'quit' ends.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     let pending = Arc::new(Pending::default());
     let reader_pending = Arc::clone(&pending);
     if let Err(e) = thread::Builder::new()
@@ -471,7 +485,26 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Whether `text` is 64 hexadecimal digits, the form of a digest and of a nonce.
+fn is_hex64(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 fn run_verify(args: &VerifyArgs) -> ExitCode {
+    for (what, text) in [("commitment", &args.commitment), ("nonce", &args.nonce)] {
+        if !is_hex64(text) {
+            eprintln!(
+                "quill verify: the {what} '{}' is not 64 hexadecimal digits ({} characters)",
+                text.chars().take(80).collect::<String>(),
+                text.chars().count()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    if quill::notation::parse_move(&args.r#move).is_none() {
+        eprintln!("quill verify: '{}' is not a move", args.r#move);
+        return ExitCode::from(2);
+    }
     if quill::commit::verify(&args.commitment, &args.r#move, &args.nonce) {
         println!("valid: {} commits to {}", args.commitment, args.r#move);
         ExitCode::SUCCESS

@@ -139,6 +139,8 @@ pub enum CecpCommand {
     Opponent(OpponentNews),
     /// `d`: print the board (Quill extension).
     Display,
+    /// `help`: list the commands, for a person at a terminal (Quill extension).
+    Help,
     /// `perft N` (Quill extension).
     Perft(u32),
     /// A bare move or joint turn, from GUIs that did not accept `usermove=1`.
@@ -366,6 +368,7 @@ pub fn parse(line: &str) -> Result<CecpCommand, CommandError> {
         "reveal" => C::Reveal(move_arg(&mut args)?, move_arg(&mut args)?),
         "opponent" => C::Opponent(args.value("", "a move", super::opponent_news)?),
         "d" => C::Display,
+        "help" => C::Help,
         "perft" => C::Perft(args.number("", whole_u32)?),
         word => match parse_turn(word) {
             Some(turn) => C::Move(turn),
@@ -472,6 +475,7 @@ impl fmt::Display for CecpCommand {
             C::Reveal(white, black) => write!(f, "reveal {white} {black}"),
             C::Opponent(mv) => write!(f, "opponent {mv}"),
             C::Display => f.write_str("d"),
+            C::Help => f.write_str("help"),
             C::Perft(depth) => write!(f, "perft {depth}"),
             C::Move(turn) => write!(f, "{turn}"),
         }

@@ -51,6 +51,8 @@ pub enum UciCommand {
     Quit,
     /// `d`: print the board (Quill extension).
     Display,
+    /// `help`: list the commands, for a person at a terminal (Quill extension).
+    Help,
     /// `opponent M|DIGEST`: the opponent's sealed move, or its commitment, has arrived
     /// (Quill extension, commit–reveal).
     Opponent(OpponentNews),
@@ -137,6 +139,7 @@ pub fn parse(line: &str) -> Result<UciCommand, CommandError> {
         "ponderhit" => UciCommand::PonderHit,
         "quit" => UciCommand::Quit,
         "d" => UciCommand::Display,
+        "help" => UciCommand::Help,
         "opponent" => {
             let tok = args.required("a move")?;
             let news = opponent_news(tok).ok_or_else(|| args.malformed(not_a_move(tok)))?;
@@ -339,6 +342,7 @@ impl fmt::Display for UciCommand {
             UciCommand::PonderHit => f.write_str("ponderhit"),
             UciCommand::Quit => f.write_str("quit"),
             UciCommand::Display => f.write_str("d"),
+            UciCommand::Help => f.write_str("help"),
             UciCommand::Opponent(mv) => write!(f, "opponent {mv}"),
         }
     }

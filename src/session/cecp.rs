@@ -11,6 +11,46 @@ use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
 use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
+/// What `help` lists in CECP: each command and what it does.
+const CECP_HELP: &[(&str, &str)] = &[
+    ("protover 2", "the features, ending with done=1"),
+    (
+        "new, variant V",
+        "a new game; Quill plays apocalypse, apocalypse-classic, gladiator, brawl, pagan",
+    ),
+    (
+        "force, go, playother",
+        "stop playing, play the side to move, play the other side",
+    ),
+    (
+        "usermove T",
+        "a move; a sealed turn is one token WHITE|BLACK",
+    ),
+    (
+        "sealed white|black, reveal W B",
+        "sealed games: the engine's side, then the revealed pair",
+    ),
+    (
+        "setboard FEN, undo, remove",
+        "set or take back the position",
+    ),
+    (
+        "level, st, sd, time, otim",
+        "the clock and the search's limits",
+    ),
+    (
+        "post, nopost, analyze, exit, ., hint, ?",
+        "thinking output, analysis, a hint, move now",
+    ),
+    ("ping N", "pong N"),
+    (
+        "option N=V, memory N",
+        "options (Seed, SealedCommit) and the table size",
+    ),
+    ("perft N, d", "count move sequences; show the board"),
+    ("quit", "exit"),
+];
+
 /// CECP-only session state.
 #[derive(Debug)]
 pub(super) struct State {
@@ -33,6 +73,9 @@ pub(super) struct State {
     analyze: bool,
     /// Whether the engine already answered the current sealed turn.
     answered: bool,
+    /// The engine's own move of the current sealed turn, once it has answered: the pair the
+    /// GUI reveals must carry it.
+    own_move: Option<WireMove>,
     excluded: Vec<WireMove>,
     clock: Clock,
     /// Where a multi-part turn shown to XBoard in plies stands.
@@ -98,6 +141,7 @@ impl Default for State {
             post: false,
             analyze: false,
             answered: false,
+            own_move: None,
             excluded: Vec::new(),
             clock: Clock::default(),
             plies: Plies::Idle,
@@ -224,6 +268,7 @@ impl Session {
             | CecpCommand::Put(_)
             | CecpCommand::Hover(_)
             | CecpCommand::Display
+            | CecpCommand::Help
             | CecpCommand::Dot
             | CecpCommand::Xboard => {}
             CecpCommand::MoveNow => self.halt(true, out),
@@ -322,6 +367,7 @@ impl Session {
                 } else {
                     self.cecp.engine_side = side;
                     self.cecp.answered = false;
+                    self.cecp.own_move = None;
                 }
             }
             CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
@@ -444,7 +490,11 @@ impl Session {
             }
             CecpCommand::Option { name, value } => {
                 if let Err(e) = self.core.set_option(&name, value.as_deref()) {
-                    Self::cecp_error(out, e, format!("option {name}"));
+                    let shown = match &value {
+                        Some(v) => format!("option {name}={v}"),
+                        None => format!("option {name}"),
+                    };
+                    Self::cecp_error(out, e, shown);
                 }
             }
             CecpCommand::Exclude(target) => match target {
@@ -470,6 +520,7 @@ impl Session {
                 }
             }
             CecpCommand::Display => out.extend(self.core.display()),
+            CecpCommand::Help => out.extend(super::help_lines(CECP_HELP, "# ")),
             CecpCommand::Perft(depth) => match super::core::check_perft_depth(depth) {
                 Ok(depth) => {
                     self.perft_depth = depth;
@@ -490,6 +541,7 @@ impl Session {
 
     fn reset_turn_state(&mut self) {
         self.cecp.answered = false;
+        self.cecp.own_move = None;
         self.cecp.excluded.clear();
         self.cecp.plies = Plies::Idle;
     }
@@ -567,7 +619,29 @@ impl Session {
         }
     }
 
+    /// Why a revealed pair cannot be this turn's: its half for the engine's side is not the
+    /// move the engine sent (or committed to) for it.
+    fn revealed_mismatch(&self, turn: &Turn) -> Option<String> {
+        let (Some(own), Turn::Joint(w, b)) = (&self.cecp.own_move, turn) else {
+            return None;
+        };
+        let side = self.cecp.engine_side;
+        let half = match side {
+            Side::White => w,
+            Side::Black => b,
+        };
+        (half != own).then(|| {
+            format!(
+                "the engine played {own} for {} this turn, not {half}",
+                side.word()
+            )
+        })
+    }
+
     fn cecp_turn(&mut self, turn: Turn, out: &mut Vec<String>) {
+        if let Some(reason) = self.revealed_mismatch(&turn) {
+            return out.push(format!("Illegal move ({reason}): {turn}"));
+        }
         if self.reveal.is_some() && matches!(turn, Turn::Joint(..)) {
             // The pair is known: a reveal still owed is now moot.
             self.reveal = None;
@@ -661,6 +735,9 @@ impl Session {
         self.cecp.clock.moves += 1;
         let alternating = self.core.game().side_to_move().is_some();
         self.cecp.answered = !alternating;
+        if !alternating {
+            self.cecp.own_move = Some(choice.mv.clone());
+        }
         let lines = self.deliver(
             &choice.mv.to_string(),
             |mv, nonce| {

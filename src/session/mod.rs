@@ -197,6 +197,11 @@ impl Session {
         }
     }
 
+    /// Starts on `variant` instead of the default one (`quill --variant`), before any input.
+    pub fn start_on(&mut self, variant: crate::variant::Variant) {
+        self.core.set_variant(variant);
+    }
+
     /// Whether the session has ended (`quit` or end of input): the driver stops reading.
     pub fn is_finished(&self) -> bool {
         self.finished
@@ -352,6 +357,15 @@ impl Session {
             }
         }
     }
+}
+
+/// The answer to `help`: one line a command, with the dialect's comment prefix.
+fn help_lines(commands: &[(&str, &str)], prefix: &str) -> Vec<String> {
+    let width = commands.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    commands
+        .iter()
+        .map(|(command, what)| format!("{prefix}{command:width$}  {what}"))
+        .collect()
 }
 
 /// Makes an output line safe for any client: control characters (which only an echo of the

@@ -36,6 +36,36 @@ pub(super) fn strategy_text(choice: &Choice) -> String {
     parts.join(" ")
 }
 
+/// What `help` lists in UCI: each command and what it does.
+const UCI_HELP: &[(&str, &str)] = &[
+    ("uci", "identification and options, then uciok"),
+    ("isready", "readyok, also while thinking"),
+    (
+        "setoption name N value V",
+        "set an option (UCI_Variant: apocalypse, apocalypse-classic, gladiator, brawl, pagan)",
+    ),
+    ("ucinewgame", "a new game of the variant"),
+    (
+        "position startpos|fen FEN [moves T ...]",
+        "set the position; a sealed turn is one token WHITE|BLACK",
+    ),
+    (
+        "go [depth N|movetime MS|nodes N|mate N|infinite|wtime ...]",
+        "think and answer bestmove; sealed games need 'go sealed w|b'",
+    ),
+    (
+        "go perft N",
+        "count move sequences, split by the first turn",
+    ),
+    ("stop, ponderhit", "end the search and answer bestmove"),
+    (
+        "opponent M|DIGEST",
+        "commit-reveal: the opponent's move has arrived",
+    ),
+    ("d", "show the board"),
+    ("quit", "exit"),
+];
+
 /// The engine's name and version, as announced to GUIs.
 pub const NAME: &str = concat!("Quill ", env!("CARGO_PKG_VERSION"));
 
@@ -73,6 +103,7 @@ impl Session {
                 | UciCommand::Debug(_)
                 | UciCommand::Register(_)
                 | UciCommand::Display
+                | UciCommand::Help
         ) {
             self.halt(true, out);
         }
@@ -147,6 +178,7 @@ impl Session {
             UciCommand::Stop | UciCommand::PonderHit => {}
             UciCommand::Quit => self.finished = true,
             UciCommand::Display => out.extend(self.core.display()),
+            UciCommand::Help => out.extend(super::help_lines(UCI_HELP, "info string ")),
             UciCommand::Opponent(_) => match self.reveal.take() {
                 Some(pending) => out.extend(pending.lines),
                 None => {

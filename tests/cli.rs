@@ -1,0 +1,71 @@
+//! The command line as a person meets it: `quill --variant`, `quill verify`'s messages, and
+//! the engine's hint, which goes to standard error only when a person types.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn quill(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quill"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quill starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn the_engine_starts_on_the_variant_asked_for() {
+    let out = quill(&["--variant", "gladiator"], "d\nquit\n");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Fen: rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1"),
+        "{stdout}"
+    );
+    // Not a terminal: no hint on standard error (XBoard would read it as engine output).
+    assert_eq!(text(&out.stderr), "");
+
+    let bad = quill(&["--variant", "chess"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("unknown variant 'chess' (known: apocalypse"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn verify_names_what_is_wrong_with_its_arguments() {
+    let out = quill(&["verify", "abc", "c1c2", "xyz"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "quill verify: the commitment 'abc' is not 64 hexadecimal digits (3 characters)\n"
+    );
+    let digest = "2a8ac5209050ac857ff8b638dc3eadd007d205f06e89b610d27776b555553bd0";
+    let zeros = "0".repeat(64);
+    let out = quill(&["verify", digest, "b2b3", "xyz"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the nonce 'xyz' is not 64"));
+    let out = quill(&["verify", digest, "b2", &zeros], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "quill verify: 'b2' is not a move\n");
+    // The documented example opens; another move does not.
+    let out = quill(&["verify", digest, "b2b3", &zeros], "");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let out = quill(&["verify", digest, "b2b4", &zeros], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("INVALID: "));
+}
