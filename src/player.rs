@@ -21,6 +21,8 @@ pub struct Choice {
     pub strategy: Vec<(WireMove, f64)>,
     /// Expected payoff for the player who moves, 0 (loss) … 1 (win).
     pub value: f64,
+    /// The score as a protocol reports it, from the mover's side.
+    pub score: Score,
     /// Positions evaluated.
     pub nodes: u64,
     /// Search depth in turns.
@@ -32,12 +34,56 @@ pub struct Choice {
     pub pv: Vec<String>,
 }
 
-impl Choice {
-    /// The value as centipawns from the mover's side (logistic scale, clamped).
-    pub fn centipawns(&self) -> i32 {
-        let v = self.value.clamp(1e-4, 1.0 - 1e-4);
-        (400.0 * (v / (1.0 - v)).log10()).round() as i32
+/// A score from the mover's side, as both protocols report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An estimate in centipawns.
+    Cp(i32),
+    /// A forced end of the game in this many of the mover's turns: positive when the mover
+    /// wins, negative when it loses. In a sealed game "forced" means with probability 1
+    /// under the equilibrium strategies, within that many joint turns.
+    Mate(i32),
+}
+
+impl Score {
+    /// A score of the alternating search ([`search::WIN`] minus the plies to the end for a
+    /// won game).
+    pub fn from_search(score: i32) -> Score {
+        if score.abs() < search::MATE_BOUND {
+            return Score::Cp(score);
+        }
+        let plies = search::WIN - score.abs();
+        let moves = (plies + 1) / 2;
+        Score::Mate(if score > 0 { moves } else { -moves.max(1) })
     }
+
+    /// A payoff of the sealed search (0 … 1 for the mover) decided at `depth` joint turns.
+    pub fn from_value(value: f64, depth: u32) -> Score {
+        let depth = i32::try_from(depth).unwrap_or(i32::MAX).max(1);
+        if value >= 1.0 {
+            Score::Mate(depth)
+        } else if value <= 0.0 {
+            Score::Mate(-depth)
+        } else {
+            Score::Cp(centipawns(value))
+        }
+    }
+
+    /// The centipawns of a score, a won or lost game counted as ±[`search::WIN`] (for
+    /// comparisons and adjudication).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => search::WIN - n,
+            Score::Mate(n) => -search::WIN - n,
+        }
+    }
+}
+
+/// A payoff strictly between 0 and 1 as centipawns (logistic scale, clamped to ±1600).
+fn centipawns(value: f64) -> i32 {
+    let v = value.clamp(1e-4, 1.0 - 1e-4);
+    (400.0 * (v / (1.0 - v)).log10()).round() as i32
 }
 
 /// Chooses a move for `side` in `game`, restricted to `allowed` when it is non-empty (moves
@@ -115,6 +161,7 @@ fn search_alternating<P: Searchable>(
     let as_choice = |found: &search::Found| Choice {
         strategy: Vec::new(),
         value: 1.0 / (1.0 + 10f64.powf(-f64::from(found.score) / 400.0)),
+        score: Score::from_search(found.score),
         nodes: found.nodes,
         depth: found.depth,
         micros: started.elapsed().as_micros() as u64,

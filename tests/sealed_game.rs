@@ -176,14 +176,16 @@ fn cecp_game(variant: Variant, commit: bool) -> (Option<Outcome>, usize) {
     for (i, (e, side)) in engines.iter_mut().zip(["white", "black"]).enumerate() {
         e.send("xboard");
         e.send("protover 2");
-        e.expect("feature sealed=1");
-        e.send("accepted sealed");
+        let offered = e.expect("feature ping=1");
+        assert!(offered.contains("sealed=1"), "no sealed=1: {offered}");
         let features = e.expect("feature myname=");
         assert!(
             features.contains(variant.name()),
             "{variant} not offered: {features}"
         );
         e.expect("feature done=1");
+        // Answered after done=1, as every GUI does: the engine never waited for it.
+        e.send("accepted sealed");
         e.send("new");
         e.send(&format!("variant {variant}"));
         e.expect("setup");

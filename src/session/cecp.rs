@@ -4,32 +4,26 @@ use super::plies::{self, Plies};
 use super::worker::Job;
 use super::{Purpose, Session};
 use crate::notation::{Turn, WireMove};
-use std::time::Duration;
 
-use crate::player::Choice;
+use crate::player::{Choice, Score};
 use crate::protocol::CommandError;
 use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
 use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
-/// Where the `feature` handshake stands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Handshake {
-    /// `protover` not seen yet.
-    #[default]
-    NotStarted,
-    /// `feature sealed=1` sent; waiting for `accepted sealed` or `rejected sealed`.
-    AwaitingSealed,
-    /// `feature done=1` sent.
-    Done,
-}
-
 /// CECP-only session state.
 #[derive(Debug)]
 pub(super) struct State {
-    handshake: Handshake,
-    /// Whether the GUI accepted the sealed-move extension.
+    /// Whether the features were sent (at the first `protover 2`).
+    features_sent: bool,
+    /// Whether the GUI accepted the sealed-move extension (`accepted sealed`).
     sealed_accepted: bool,
+    /// After `new` and before any `variant`: the GUI means normal chess, which Quill does
+    /// not play.
+    chess: bool,
+    /// When the running search started, and its last completed iteration's depth and
+    /// nodes: what `.` reports.
+    pub(super) progress: Option<(std::time::Instant, u32, u64)>,
     /// The GUI accepted `turns=1`: multi-part turns travel as one token, not in plies.
     turns_accepted: bool,
     force: bool,
@@ -86,7 +80,7 @@ impl Clock {
         Limits {
             depth: self.depth,
             nodes: None,
-            time: time.map(Duration::from_millis),
+            time: time.map(super::core::duration_ms),
         }
     }
 }
@@ -94,8 +88,10 @@ impl Clock {
 impl Default for State {
     fn default() -> State {
         State {
-            handshake: Handshake::NotStarted,
+            features_sent: false,
             sealed_accepted: false,
+            chess: false,
+            progress: None,
             turns_accepted: false,
             force: false,
             engine_side: Side::Black,
@@ -115,12 +111,10 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return,
             Err(CommandError::Unknown(word)) => {
-                self.finish_handshake(out);
                 out.push(format!("Error (unknown command): {word}"));
                 return;
             }
             Err(e) => {
-                self.finish_handshake(out);
                 out.push(format!("Error ({e}): {}", line.trim()));
                 return;
             }
@@ -128,34 +122,26 @@ impl Session {
         match &command {
             CecpCommand::Accepted(f) | CecpCommand::Rejected(f) if f == "sealed" => {
                 self.cecp.sealed_accepted = matches!(command, CecpCommand::Accepted(_));
-                self.finish_handshake(out);
             }
             CecpCommand::Accepted(f) | CecpCommand::Rejected(f) if f == "turns" => {
                 self.cecp.turns_accepted = matches!(command, CecpCommand::Accepted(_));
             }
             CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
-            _ => {
-                self.finish_handshake(out);
-                self.cecp_command(command, out);
-            }
+            _ => self.cecp_command(command, out),
         }
     }
 
-    /// Sends the rest of the features once the GUI has answered `sealed=1` (or has moved on
-    /// without answering, which counts as a rejection).
-    fn finish_handshake(&mut self, out: &mut Vec<String>) {
-        if self.cecp.handshake != Handshake::AwaitingSealed {
-            return;
-        }
-        self.cecp.handshake = Handshake::Done;
-        let variants: Vec<&str> = Variant::ALL
-            .iter()
-            .filter(|v| self.cecp.sealed_accepted || !v.is_sealed())
-            .map(|v| v.name())
-            .collect();
+    /// Every feature at once, ending with `done=1`: the engine never waits for an answer
+    /// (python-chess gives none). Sealed variants are listed whatever the GUI will say of
+    /// `sealed=1`; asking for one without having accepted it gets an error (see
+    /// [`Session::cecp_refusal`]).
+    fn send_features(&mut self, out: &mut Vec<String>) {
+        self.cecp.features_sent = true;
+        let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         out.push(
             "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 san=0 colors=0 time=1 \
-             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1 turns=1"
+             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1 sealed=1 \
+             turns=1"
                 .to_string(),
         );
         out.push(format!(
@@ -168,6 +154,34 @@ impl Session {
             super::core::MAX_SEED
         ));
         out.push("feature done=1".to_string());
+    }
+
+    /// Why the game the GUI asked for cannot be played, if it cannot: normal chess (after
+    /// `new` with no `variant`), or a sealed variant with a GUI that did not accept
+    /// `sealed=1`.
+    fn cecp_refusal(&self) -> Option<String> {
+        let variant = self.core.variant();
+        if self.cecp.chess {
+            Some(format!(
+                "Quill does not play normal chess; choose one of its variants ({})",
+                Variant::ALL.map(|v| v.name()).join(", ")
+            ))
+        } else if variant.is_sealed() && !self.cecp.sealed_accepted {
+            Some(format!(
+                "{variant} is a sealed game and this GUI did not accept feature sealed=1"
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Refuses a command because of [`Session::cecp_refusal`]; `tell` also pops the reason
+    /// up in the GUI (for the requests a person makes: a variant, `go`).
+    fn refuse(reason: &str, command: impl std::fmt::Display, tell: bool, out: &mut Vec<String>) {
+        if tell {
+            out.push(format!("tellusererror {reason}"));
+        }
+        Self::cecp_error(out, reason, command);
     }
 
     fn cecp_error(
@@ -215,19 +229,35 @@ impl Session {
             CecpCommand::MoveNow => self.halt(true, out),
             _ => self.halt(false, out),
         }
+        if let Some(reason) = self.cecp_refusal() {
+            match &command {
+                CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
+                    return out.push(format!("Illegal move ({reason}): {turn}"));
+                }
+                CecpCommand::Go => return Self::refuse(&reason, &command, true, out),
+                CecpCommand::PlayOther
+                | CecpCommand::Sealed(_)
+                | CecpCommand::Reveal(..)
+                | CecpCommand::SetBoard(_)
+                | CecpCommand::Hint
+                | CecpCommand::Analyze
+                | CecpCommand::Undo
+                | CecpCommand::Remove => return Self::refuse(&reason, &command, false, out),
+                _ => {}
+            }
+        }
         match command {
             CecpCommand::Xboard => {}
             CecpCommand::Protover(v) => {
-                if v >= 2 && self.cecp.handshake == Handshake::NotStarted {
-                    out.push("feature done=0".to_string());
-                    out.push("feature sealed=1".to_string());
-                    self.cecp.handshake = Handshake::AwaitingSealed;
+                if v >= 2 && !self.cecp.features_sent {
+                    self.send_features(out);
                 }
             }
             CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
             CecpCommand::New => {
                 self.reveal = None;
                 self.core.set_variant(Variant::DEFAULT);
+                self.cecp.chess = true;
                 self.cecp.force = false;
                 self.cecp.engine_side = Side::Black;
                 self.cecp.clock = Clock::default();
@@ -237,8 +267,12 @@ impl Session {
                 Some(v) => {
                     self.reveal = None;
                     self.core.set_variant(v);
+                    self.cecp.chess = false;
                     self.reset_turn_state();
-                    out.extend(setup_lines(v));
+                    match self.cecp_refusal() {
+                        Some(reason) => Self::refuse(&reason, format!("variant {name}"), true, out),
+                        None => out.extend(setup_lines(v)),
+                    }
                 }
                 None => Self::cecp_error(out, "unknown variant", format!("variant {name}")),
             },
@@ -366,7 +400,9 @@ impl Session {
             }
             CecpCommand::St(t) => self.cecp.clock.per_move_ms = Some(t.millis),
             CecpCommand::Sd(depth) => self.cecp.clock.depth = Some(depth),
-            CecpCommand::Time(cs) => self.cecp.clock.left_ms = Some(cs.max(0) as u64 * 10),
+            CecpCommand::Time(cs) => {
+                self.cecp.clock.left_ms = Some((cs.max(0) as u64).saturating_mul(10));
+            }
             CecpCommand::Memory(mib) => {
                 if let Err(e) = self.core.set_hash(mib) {
                     Self::cecp_error(out, e, format!("memory {mib}"));
@@ -382,9 +418,14 @@ impl Session {
             CecpCommand::Exit => self.cecp.analyze = false,
             CecpCommand::Dot => {
                 if self.cecp.analyze {
-                    out.push("stat01: 0 0 1 0 0".to_string());
+                    out.push(self.stat01());
                 }
             }
+            CecpCommand::Hint if self.secret() => Self::cecp_error(
+                out,
+                "no hint in commit–reveal mode: it would show the move",
+                "hint",
+            ),
             CecpCommand::Hint => {
                 let job = Job::Think {
                     side: self.cecp_side(),
@@ -421,10 +462,13 @@ impl Session {
                 }
             }
             CecpCommand::Display => out.extend(self.core.display()),
-            CecpCommand::Perft(depth) => {
-                self.perft_depth = depth;
-                self.start(Job::Perft(depth), Purpose::Perft, out);
-            }
+            CecpCommand::Perft(depth) => match super::core::check_perft_depth(depth) {
+                Ok(depth) => {
+                    self.perft_depth = depth;
+                    self.start(Job::Perft(depth), Purpose::Perft, out);
+                }
+                Err(e) => Self::cecp_error(out, e, format!("perft {depth}")),
+            },
         }
     }
 
@@ -572,12 +616,30 @@ impl Session {
         );
     }
 
+    /// The answer to `.` in analysis: `stat01: TIME NODES DEPTH MVLEFT MVTOT`, with the time
+    /// since the analysis started and the last completed iteration's depth and nodes (Quill
+    /// does not track its way through the root moves: MVLEFT is 0, MVTOT the legal moves).
+    fn stat01(&self) -> String {
+        let (cs, depth, nodes) = match self.cecp.progress {
+            Some((started, depth, nodes)) => (started.elapsed().as_millis() / 10, depth, nodes),
+            None => (0, 0, 0),
+        };
+        let total = self.core.game().legal_moves(self.cecp_side()).len();
+        format!("stat01: {cs} {nodes} {depth} 0 {total}")
+    }
+
     /// Sends the engine's move once its worker has chosen it.
     pub(super) fn cecp_finished(&mut self, choice: Option<Choice>, out: &mut Vec<String>) {
         let Some(choice) = choice else {
             return;
         };
-        self.cecp_thinking(&choice, self.cecp.post, out);
+        let post = self.cecp.post;
+        self.cecp_thinking(&choice, post && !self.already_shown(&choice), out);
+        // What a commitment kept back comes with the opening.
+        let mut details = Vec::new();
+        if post && self.secret() {
+            self.thinking_lines(&choice, false, &mut details);
+        }
         self.cecp.clock.moves += 1;
         let alternating = self.core.game().side_to_move().is_some();
         self.cecp.answered = !alternating;
@@ -586,6 +648,7 @@ impl Session {
             |mv, nonce| {
                 let mut lines = Vec::new();
                 if !nonce.is_empty() {
+                    lines.extend(details.iter().cloned());
                     lines.push(format!("reveal {mv} {nonce}"));
                 }
                 lines.push(format!("move {mv}"));
@@ -611,23 +674,31 @@ impl Session {
         }
     }
 
-    /// The thinking line (and, in a sealed game, the strategy comment), when `show`.
+    /// The thinking line (and, in a sealed game, the strategy comment), when `show`; while
+    /// a sealed move must stay secret, only a comment with depth, nodes and time.
     pub(super) fn cecp_thinking(&self, choice: &Choice, show: bool, out: &mut Vec<String>) {
-        if !show {
-            return;
+        if show {
+            self.thinking_lines(choice, self.secret(), out);
+        }
+    }
+
+    fn thinking_lines(&self, choice: &Choice, secret: bool, out: &mut Vec<String>) {
+        let (depth, cs, nodes) = (choice.depth, choice.micros / 10_000, choice.nodes);
+        if secret {
+            return out.push(format!("# depth {depth} nodes {nodes} time {cs}"));
         }
         let pv = if choice.pv.is_empty() {
             choice.mv.to_string()
         } else {
             choice.pv.join(" ")
         };
-        out.push(format!(
-            "{} {} {} {} {pv}",
-            choice.depth,
-            choice.centipawns(),
-            choice.micros / 10_000,
-            choice.nodes,
-        ));
+        // XBoard's mate convention: 100000 + N for a mate in N, -100000 - N when mated.
+        let score = match choice.score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 100_000 + n,
+            Score::Mate(n) => -100_000 + n,
+        };
+        out.push(format!("{depth} {score} {cs} {nodes} {pv}"));
         if self.core.game().side_to_move().is_none() {
             out.push(format!("# strategy {}", super::uci::strategy_text(choice)));
         }

@@ -23,6 +23,32 @@ pub struct Options {
 /// Largest seed a GUI may set (UCI `spin` maximum).
 pub const MAX_SEED: u64 = 2_147_483_647;
 
+/// Deepest perft either dialect (and `quill perft`) runs: far beyond what finishes in any
+/// variant, and a bound on the recursion.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
+/// Longest time a search is given, in milliseconds (about 24.8 days): longer times from a GUI
+/// (`movetime`, clocks, `st`, `level`) count as this, so no time arithmetic can overflow.
+pub const MAX_TIME_MS: u64 = 1 << 31;
+
+/// A time from the GUI in milliseconds as a search budget, capped at [`MAX_TIME_MS`].
+pub fn duration_ms(ms: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(ms.min(MAX_TIME_MS))
+}
+
+/// Checks a perft depth against [`MAX_PERFT_DEPTH`].
+///
+/// # Errors
+/// A message naming the depth and the maximum.
+pub fn check_perft_depth(depth: u32) -> Result<u32, String> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft depth {depth} is above the maximum {MAX_PERFT_DEPTH}"
+        ));
+    }
+    Ok(depth)
+}
+
 /// Position, history and options of a session, and the search's transposition table.
 pub struct Core {
     start: Game,
@@ -200,13 +226,23 @@ impl Core {
                 self.set_hash(mib)
             }
             "sealedcommit" => {
-                self.options.commit = match value {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => return Err(format!("SealedCommit needs true or false, got '{value}'")),
-                };
+                self.options.commit = check(name, value)?;
                 Ok(())
             }
+            "clear hash" => {
+                if let Ok(mut table) = self.table.try_lock() {
+                    table.clear();
+                }
+                Ok(())
+            }
+            // One search thread and one line: only these values are true (uci.md).
+            "threads" | "multipv" => match value {
+                "1" => Ok(()),
+                _ => Err(format!("{name} has only the value 1, got '{value}'")),
+            },
+            // Accepted and without effect (uci.md): Quill ponders when asked by `go
+            // ponder`, and analyses the same way in either mode.
+            "ponder" | "uci_analysemode" => check(name, value).map(|_| ()),
             _ => Err(format!("unknown option '{name}'")),
         }
     }
@@ -287,6 +323,15 @@ pub fn perft_lines(depth: u32, divide: &[(String, u64)]) -> Vec<String> {
     let mut out: Vec<String> = divide.iter().map(|(t, n)| format!("{t}: {n}")).collect();
     out.push(format!("Nodes searched: {total}"));
     out
+}
+
+/// A check option's value: `true`/`false` (UCI) or `1`/`0` (CECP).
+fn check(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(format!("{name} needs true or false, got '{value}'")),
+    }
 }
 
 fn fresh_seed(options: &Options) -> u64 {
@@ -379,9 +424,9 @@ mod tests {
         };
         let repeated = choose(&core.history_keys());
         assert_eq!(repeated.mv.to_string(), "g10f10");
-        assert_eq!(repeated.centipawns(), 0);
+        assert_eq!(repeated.score, crate::player::Score::Cp(0));
         assert!((repeated.value - 0.5).abs() < 1e-12);
         let fresh = choose(&[]);
-        assert_ne!(fresh.centipawns(), 0);
+        assert_ne!(fresh.score, crate::player::Score::Cp(0));
     }
 }

@@ -81,6 +81,9 @@ pub struct Session {
     cecp: cecp::State,
     /// Depth of the running perft, for its closing line.
     perft_depth: u32,
+    /// Depth and nodes of the last iteration of the running search shown in full, so that
+    /// its final answer does not print the same analysis again.
+    reported: Option<(u32, u64)>,
 }
 
 impl Session {
@@ -98,6 +101,7 @@ impl Session {
             uci: uci::State::default(),
             cecp: cecp::State::default(),
             perft_depth: 0,
+            reported: None,
         }
     }
 
@@ -115,8 +119,14 @@ impl Session {
                 if let Some((worker, purpose)) = &self.worker
                     && worker.id() == id
                 {
+                    if let Some((_, depth, nodes)) = &mut self.cecp.progress {
+                        (*depth, *nodes) = (choice.depth, choice.nodes);
+                    }
+                    if !self.secret() {
+                        self.reported = Some((choice.depth, choice.nodes));
+                    }
                     match purpose {
-                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice)),
+                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice, self.secret())),
                         Purpose::CecpMove | Purpose::CecpAnalyze => {
                             let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
                             self.cecp_thinking(&choice, show, &mut out);
@@ -176,7 +186,11 @@ impl Session {
             self.core.table(),
             self.events.clone(),
         ) {
-            Ok(worker) => self.worker = Some((worker, purpose)),
+            Ok(worker) => {
+                self.worker = Some((worker, purpose));
+                self.cecp.progress = Some((std::time::Instant::now(), 0, 0));
+                self.reported = None;
+            }
             Err(e) => out.push(self.error_line(&format!("cannot start a thread: {e}"))),
         }
     }
@@ -192,6 +206,21 @@ impl Session {
         if let Some(choice) = self.uci.held.take() {
             self.uci_answer(&choice, out);
         }
+        if std::mem::take(&mut self.uci.held_none) {
+            out.push(uci::NO_MOVE.to_string());
+        }
+    }
+
+    /// Whether the move being chosen must stay secret until it is opened: commit–reveal
+    /// mode in a sealed game. Nothing printed before the opening may then show a line, a
+    /// strategy or a score.
+    fn secret(&self) -> bool {
+        self.core.commit_mode() && self.core.game().side_to_move().is_none()
+    }
+
+    /// Whether `choice`'s analysis was already shown as the search's last iteration.
+    fn already_shown(&self, choice: &crate::player::Choice) -> bool {
+        self.reported == Some((choice.depth, choice.nodes))
     }
 
     /// Joins the worker and turns its result into lines.
@@ -230,7 +259,7 @@ impl Session {
                     }
                     Purpose::CecpAnalyze if deliver => {
                         if let Some(c) = choice {
-                            self.cecp_thinking(&c, true, out);
+                            self.cecp_thinking(&c, !self.already_shown(&c), out);
                         }
                     }
                     _ => {}

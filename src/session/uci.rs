@@ -2,9 +2,8 @@
 
 use super::worker::Job;
 use super::{Purpose, Session};
-use std::time::Duration;
 
-use crate::player::Choice;
+use crate::player::{Choice, Score};
 use crate::protocol::CommandError;
 use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use crate::search::Limits;
@@ -13,11 +12,19 @@ use crate::variant::{Side, Variant};
 /// UCI-only session state.
 #[derive(Debug, Default)]
 pub(super) struct State {
-    /// Whether the current variant's board was announced since it was chosen.
-    announced: bool,
     /// A search result held back until `stop` or `ponderhit` (`go infinite`, `go ponder`).
     pub(super) held: Option<Choice>,
+    /// A `bestmove (none)` held back until `stop` (`go infinite` in a finished game).
+    pub(super) held_none: bool,
+    /// Why the last `position` was refused: until a position is accepted (or a new game or
+    /// variant starts), `go` is refused too, so that no move is ever sent for a position the
+    /// GUI does not have.
+    refused: Option<String>,
 }
+
+/// The bestmove of a `go` that has no move to give (refused, or a finished game), as
+/// Stockfish writes it.
+pub(super) const NO_MOVE: &str = "bestmove (none)";
 
 /// The mixed strategy as `MOVE:P …`, support only.
 pub(super) fn strategy_text(choice: &Choice) -> String {
@@ -76,21 +83,24 @@ impl Session {
                     crate::search::Table::DEFAULT_MIB,
                     crate::search::Table::MAX_MIB
                 ));
+                out.push("option name Clear Hash type button".to_string());
+                // Declared because GUIs and python-chess send them unasked; the true ranges
+                // of a one-thread, one-line search (see uci.md).
+                out.push("option name Threads type spin default 1 min 1 max 1".to_string());
+                out.push("option name MultiPV type spin default 1 min 1 max 1".to_string());
+                out.push("option name Ponder type check default false".to_string());
+                out.push("option name UCI_AnalyseMode type check default false".to_string());
                 out.push("uciok".to_string());
             }
             UciCommand::Debug(_) | UciCommand::Register(_) => {}
-            UciCommand::IsReady => {
-                if !self.uci.announced {
-                    self.announce(out);
-                }
-                out.push("readyok".to_string());
-            }
+            UciCommand::IsReady => out.push("readyok".to_string()),
             UciCommand::SetOption { name, value } => {
                 if name.eq_ignore_ascii_case("UCI_Variant") {
                     let value = value.unwrap_or_default();
                     match Variant::from_name(&value) {
                         Some(v) => {
                             self.reveal = None;
+                            self.uci.refused = None;
                             self.core.set_variant(v);
                             self.announce(out);
                         }
@@ -102,6 +112,7 @@ impl Session {
             }
             UciCommand::UciNewGame => {
                 self.reveal = None;
+                self.uci.refused = None;
                 self.core.new_game();
             }
             UciCommand::Position { start, moves } => {
@@ -110,8 +121,14 @@ impl Session {
                     PositionStart::Fen(f) => Some(f.as_str()),
                 };
                 match self.core.set_position(fen, &moves) {
-                    Ok(()) => self.reveal = None,
-                    Err(e) => Self::uci_error(out, format!("position refused, unchanged: {e}")),
+                    Ok(()) => {
+                        self.reveal = None;
+                        self.uci.refused = None;
+                    }
+                    Err(e) => {
+                        Self::uci_error(out, format!("position refused: {e}"));
+                        self.uci.refused = Some(e);
+                    }
                 }
             }
             UciCommand::Go(params) => self.uci_go(params, out),
@@ -127,32 +144,55 @@ impl Session {
         }
     }
 
+    /// The board announcement, as Fairy-Stockfish makes it when `UCI_Variant` is set (with
+    /// the six standard FEN fields), and for a sealed variant the line that says so.
     fn announce(&mut self, out: &mut Vec<String>) {
-        let game = self.core.game();
-        let g = game.geometry();
+        let variant = self.core.variant();
+        let start = crate::game::Game::start(variant);
+        let g = start.geometry();
+        let fen = start.fen();
+        let six: Vec<&str> = fen.split_whitespace().take(6).collect();
         out.push(format!(
-            "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
-            self.core.variant(),
+            "info string variant {variant} files {} ranks {} pocket 0 template fairy startpos {}",
             g.files(),
             g.ranks(),
-            crate::game::Game::start(self.core.variant()).fen()
+            six.join(" ")
         ));
-        self.uci.announced = true;
+        if variant.is_sealed() {
+            out.push(format!("info string sealed {variant}"));
+        }
+    }
+
+    /// Refuses a `go`: the reason, then the one bestmove every `go` gets.
+    fn refuse_go(out: &mut Vec<String>, reason: impl std::fmt::Display) {
+        Self::uci_error(out, format!("go refused: {reason}"));
+        out.push(NO_MOVE.to_string());
     }
 
     fn uci_go(&mut self, params: GoParams, out: &mut Vec<String>) {
         if let Some(depth) = params.perft {
-            self.perft_depth = depth;
-            return self.start(Job::Perft(depth), Purpose::Perft, out);
+            return match super::core::check_perft_depth(depth) {
+                Ok(depth) => {
+                    self.perft_depth = depth;
+                    self.start(Job::Perft(depth), Purpose::Perft, out)
+                }
+                Err(e) => Self::uci_error(out, e),
+            };
         }
         if self.reveal.is_some() {
-            return Self::uci_error(out, "a committed move awaits 'opponent M'");
+            return Self::refuse_go(out, "a committed move awaits 'opponent M'");
+        }
+        if let Some(reason) = &self.uci.refused {
+            return Self::refuse_go(
+                out,
+                format!("the last position was refused ({reason}); send a position first"),
+            );
         }
         let game = self.core.game();
         let side = match (game.side_to_move(), params.sealed) {
             (None, Some(side)) => side,
             (None, None) => {
-                return Self::uci_error(
+                return Self::refuse_go(
                     out,
                     format!(
                         "{} is sealed: go needs 'sealed w' or 'sealed b'",
@@ -161,16 +201,21 @@ impl Session {
                 );
             }
             (Some(_), Some(_)) => {
-                return Self::uci_error(out, format!("{} is not a sealed game", game.variant()));
+                return Self::refuse_go(out, format!("{} is not a sealed game", game.variant()));
             }
             (Some(side), None) => side,
         };
         if let Some(outcome) = game.outcome() {
             out.push(format!("info string game over: {outcome}"));
-            out.push("bestmove (none)".to_string());
+            if params.infinite || params.ponder {
+                // As for any search in these modes, the bestmove waits for `stop`.
+                self.uci.held_none = true;
+            } else {
+                out.push(NO_MOVE.to_string());
+            }
             return;
         }
-        let limits = limits_of(&params, side);
+        let limits = limits_of(&params, side, game.side_to_move().is_none());
         let job = Job::Think {
             side,
             allowed: params.searchmoves,
@@ -189,12 +234,15 @@ impl Session {
     ) {
         let Some(choice) = choice else {
             Self::uci_error(out, "no legal move among searchmoves");
-            out.push("bestmove (none)".to_string());
+            out.push(NO_MOVE.to_string());
             return;
         };
-        out.push(info_line(&choice));
-        if self.core.game().side_to_move().is_none() {
-            out.push(format!("info string strategy {}", strategy_text(&choice)));
+        if self.secret() {
+            // The whole analysis comes with the opening (see uci_answer).
+            out.push(info_line(&choice, true));
+        } else {
+            let shown = self.already_shown(&choice);
+            out.extend(self.uci_details(&choice, !shown));
         }
         if hold {
             self.uci.held = Some(choice);
@@ -203,12 +251,27 @@ impl Session {
         }
     }
 
+    /// The analysis of a finished search: its info line, and in a sealed game the strategy.
+    fn uci_details(&self, choice: &Choice, with_info: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        if with_info {
+            lines.push(info_line(choice, false));
+        }
+        if self.core.game().side_to_move().is_none() {
+            lines.push(format!("info string strategy {}", strategy_text(choice)));
+        }
+        lines
+    }
+
     pub(super) fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
+        let details = self.uci_details(choice, true);
         let lines = self.deliver(
             &choice.mv.to_string(),
             |mv, nonce| {
                 let mut lines = Vec::new();
                 if !nonce.is_empty() {
+                    // Opened: what was kept back (analysis, strategy) may now be shown.
+                    lines.extend(details.iter().cloned());
                     lines.push(format!("info string reveal {mv} {nonce}"));
                 }
                 lines.push(format!("bestmove {mv}"));
@@ -224,23 +287,39 @@ impl Session {
 /// iteration past half of it. From a clock: the time left spread over the moves still to come
 /// (`movestogo`, or 30) plus most of the increment is the typical share, and the hard limit
 /// twice that, never more than half of what is left.
-fn limits_of(params: &GoParams, side: Side) -> Limits {
+///
+/// `go mate N` bounds the depth to the plies that show a mate in N moves (2N: the mating
+/// move is ply 2N − 1, and the end is seen a ply later; N joint turns in a sealed game), and
+/// the search stops as soon as it has found a forced win.
+fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
     let (time, inc) = match side {
         Side::White => (params.wtime, params.winc),
         Side::Black => (params.btime, params.binc),
     };
     let clock = time.map(|left| {
         let togo = u64::from(params.movestogo.unwrap_or(30).max(1));
-        Duration::from_millis(clock_budget(left, togo, inc.unwrap_or(0)))
+        clock_budget(left, togo, inc.unwrap_or(0))
     });
     let infinite = params.infinite || params.ponder;
+    // A mate in N moves is 2N - 1 plies; the search sees the end one ply later.
+    let mate_depth = params.mate.map(|n| {
+        if sealed {
+            n.max(1)
+        } else {
+            n.max(1).saturating_mul(2)
+        }
+    });
+    let depth = match (params.depth, mate_depth) {
+        (Some(d), Some(m)) => Some(d.min(m)),
+        (d, m) => d.or(m),
+    };
     Limits {
-        depth: params.depth,
+        depth,
         nodes: params.nodes,
         time: if infinite {
             None
         } else {
-            params.movetime.map(Duration::from_millis).or(clock)
+            params.movetime.or(clock).map(super::core::duration_ms)
         },
     }
 }
@@ -249,23 +328,32 @@ fn limits_of(params: &GoParams, side: Side) -> Limits {
 /// to the next control and an increment of `inc` ms: twice the typical share (so the soft
 /// limit, half of it, is the share), at most half of what is left, less a margin for the
 /// answer to travel.
+/// All arithmetic saturates, whatever the GUI sent.
 pub(super) fn clock_budget(left: u64, togo: u64, inc: u64) -> u64 {
-    let share = left / togo.max(1) + inc * 4 / 5;
-    (2 * share).min(left / 2).saturating_sub(10).max(5)
+    let share = (left / togo.max(1)).saturating_add(inc / 5 * 4);
+    share
+        .saturating_mul(2)
+        .min(left / 2)
+        .saturating_sub(10)
+        .max(5)
 }
 
-/// The `info` line of a finished search: depth, score, nodes, time and principal line.
-pub(super) fn info_line(choice: &Choice) -> String {
+/// The `info` line of a search: depth, score, nodes, time and principal line; with `secret`
+/// (a committed sealed move not yet opened) only depth, nodes and time, which say nothing
+/// about the move.
+pub(super) fn info_line(choice: &Choice, secret: bool) -> String {
+    let (depth, nodes, ms) = (choice.depth, choice.nodes, choice.micros / 1000);
+    if secret {
+        return format!("info depth {depth} nodes {nodes} time {ms}");
+    }
     let pv = if choice.pv.is_empty() {
         choice.mv.to_string()
     } else {
         choice.pv.join(" ")
     };
-    format!(
-        "info depth {} score cp {} nodes {} time {} pv {pv}",
-        choice.depth,
-        choice.centipawns(),
-        choice.nodes,
-        choice.micros / 1000
-    )
+    let score = match choice.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    format!("info depth {depth} score {score} nodes {nodes} time {ms} pv {pv}")
 }

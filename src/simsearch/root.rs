@@ -12,6 +12,10 @@ use crate::search::Limits;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
+/// The deepest iteration of the sealed search, whatever depth is asked for (its recursion
+/// and its output stay bounded).
+pub const MAX_DEPTH: u32 = 64;
+
 /// Searches `pos` by iterative deepening until a limit or `stop`, White restricted to
 /// `white_only` and Black to `black_only` when those are not empty. `None` when the game is
 /// over or a side has no move left. Depth 1 is always completed; `report` hears about every
@@ -54,7 +58,7 @@ impl Searcher<'_> {
         }
         self.started = Instant::now();
         self.aborted = false;
-        let max_depth = self.limits.depth.unwrap_or(64).max(1);
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut found: Option<Analysis> = None;
         let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
         for depth in 1..=max_depth {
@@ -158,13 +162,15 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
     if pv[0] != a.pv[0] {
         pv.truncate(1);
     }
+    let value = match side {
+        Side::White => a.value,
+        Side::Black => 1.0 - a.value,
+    };
     Choice {
         mv: mv.to_wire(),
         strategy: mine.iter().map(|&(m, p)| (m.to_wire(), p)).collect(),
-        value: match side {
-            Side::White => a.value,
-            Side::Black => 1.0 - a.value,
-        },
+        value,
+        score: crate::player::Score::from_value(value, a.depth),
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,
