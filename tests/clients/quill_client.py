@@ -175,9 +175,13 @@ async def uci_set_variant(protocol: chess.engine.UciProtocol, variant: str) -> s
     ``chess.Board`` it is given, so a Quill variant is set with a command of our own.
     """
     printed = await uci_ready(protocol, [f"setoption name UCI_Variant value {variant}"])
-    assert len(printed) == 1, f"expected one board announcement, got {printed}"
+    # The announcement, then for a sealed variant `info string sealed NAME`.
+    sealed = variant.startswith("apocalypse")
+    assert len(printed) == 1 + sealed, f"expected the board announcement, got {printed}"
     announcement = printed[0]
     assert announcement.startswith(f"info string variant {variant} files "), announcement
+    if sealed:
+        assert printed[1] == f"info string sealed {variant}", printed
     return announcement
 
 
