@@ -11,7 +11,7 @@ from quill_client import HANDSHAKE_SECONDS, run, uci_ready, uci_set_variant, wit
 async def main(engine: str) -> None:
     transport, protocol = await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine]))
     assert protocol.id["name"].startswith("Quill "), protocol.id
-    for name in ("UCI_Variant", "Seed", "Hash", "SealedCommit"):
+    for name in ("UCI_Variant", "Seed", "Hash", "SealedCommit", "Clear Hash"):
         assert name in protocol.options, f"no option {name}: {list(protocol.options)}"
     variants = protocol.options["UCI_Variant"].var
     assert variants == ["apocalypse", "apocalypse-classic", "gladiator", "brawl", "pagan"], variants
@@ -19,6 +19,9 @@ async def main(engine: str) -> None:
     # configure sends setoption for the values that differ from the defaults; Quill answers
     # nothing, so a ping (isready) right after must get readyok and nothing else.
     await protocol.configure({"Hash": 32, "Seed": 7})
+    await protocol.ping()
+    # A button: python-chess sends `setoption name Clear Hash` with no value.
+    await protocol.configure({"Clear Hash": None})
     await protocol.ping()
     # python-chess refuses to configure the options it manages itself (UCI_Variant among them).
     try:
