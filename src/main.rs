@@ -342,6 +342,10 @@ fn run_replay(args: &ReplayArgs) -> ExitCode {
 // ---------------------------------------------------------------------------------------------
 
 fn run_perft(args: &PerftArgs) -> ExitCode {
+    if let Err(e) = quill::session::check_perft_depth(args.depth) {
+        eprintln!("quill perft: {e}");
+        return ExitCode::from(2);
+    }
     let mut turns = Vec::new();
     for text in &args.moves {
         match quill::notation::parse_turn(text) {

@@ -128,7 +128,9 @@ fn uci_case(variant: Variant, seed: u64, plies: usize, side: Side, limit: &str) 
     let word = if side == Side::White { "w" } else { "b" };
     let before = d.send(&format!("go sealed {word} {limit}"));
     assert!(
-        before.last().is_some_and(|l| l.starts_with("info string commit ")),
+        before
+            .last()
+            .is_some_and(|l| l.starts_with("info string commit ")),
         "the search ends in a commitment: {before:?}"
     );
     let allowed =
@@ -167,7 +169,10 @@ fn cecp_case(variant: Variant, seed: u64, plies: usize, side: Side, post: bool, 
             unreachable!("sealed turns are joint")
         };
         let refused = d.send(&format!("reveal {w} {b}"));
-        assert!(refused.iter().all(|l| l.starts_with("# penalty")), "{refused:?}");
+        assert!(
+            refused.iter().all(|l| l.starts_with("# penalty")),
+            "{refused:?}"
+        );
     }
     d.send(if post { "post" } else { "nopost" });
     d.send(limit);

@@ -84,7 +84,10 @@ fn markdown_files(dir: &Path) -> Vec<PathBuf> {
 fn every_doc_transcript_replays_and_matches_its_fixture() {
     let mut failures = Vec::new();
     let mut count = 0;
-    for file in markdown_files(&root().join("protocol-docs")) {
+    let mut documents = markdown_files(&root().join("protocol-docs"));
+    // The README's sessions are checked like the specification's.
+    documents.push(root().join("README.md"));
+    for file in documents {
         let name = shown(&file);
         let markdown = std::fs::read_to_string(&file).unwrap();
         let blocks = match transcript::doc_blocks(&name, &markdown) {

@@ -12,7 +12,7 @@ mod worker;
 
 use std::sync::mpsc::Sender;
 
-pub use self::core::Core;
+pub use self::core::{Core, MAX_PERFT_DEPTH, check_perft_depth};
 use self::worker::{Job, Worker};
 
 /// What a session reacts to.
