@@ -29,6 +29,11 @@ from quill_client import (
 TURN_CAP = 40
 
 
+def position(turns: list) -> str:
+    """The UCI ``position`` command for the game so far."""
+    return "position startpos" + (" moves " + " ".join(turns) if turns else "")
+
+
 async def alternating(engine: str, variant: str) -> None:
     _, uci = await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine]))
     _, xb = await within(HANDSHAKE_SECONDS, "popen_xboard", chess.engine.popen_xboard([engine]))
@@ -41,31 +46,30 @@ async def alternating(engine: str, variant: str) -> None:
     await xb_variant(xb, variant, ["sd 2"])
 
     turns = []
-    outcome = None
+    uci_outcome = xb_outcome = None
     for _ in range(TURN_CAP):
-        search = await uci_search(uci, "position startpos moves " + " ".join(turns), "go depth 2")
+        search = await uci_search(uci, position(turns), "go depth 2")
         assert not errors_in(search.lines), search.lines
         if search.game_over:
-            outcome = search.game_over
             assert search.bestmove == "(none)", search.lines
+            uci_outcome = search.game_over
             break
         assert search.infos and search.infos[-1].get("depth"), search.lines
         turns.append(search.bestmove)
-        move, result, lines = await xb.communicate(xb_move([f"usermove {search.bestmove}"]))
-        if result is not None:
-            # White's turn ended the game: the CECP engine says so and does not move.
-            assert move is None, lines
-            outcome = result
+        move, xb_outcome, lines = await xb.communicate(xb_move([f"usermove {search.bestmove}"]))
+        if move is not None:
+            turns.append(move)
+        if xb_outcome is not None:
+            # White's turn or Black's answer ended the game: the CECP engine said so.
             break
         assert move is not None, lines
-        turns.append(move)
-        if result is not None:
-            outcome = result
-            break
-    if outcome is not None:
-        # The other engine must see the same end.
-        search = await uci_search(uci, "position startpos moves " + " ".join(turns), "go depth 1")
-        assert search.game_over == outcome, (search.lines, outcome)
+    if uci_outcome is not None or xb_outcome is not None:
+        # Both engines must see the same end: the one that did not report it is asked.
+        if uci_outcome is None:
+            search = await uci_search(uci, position(turns), "go depth 1")
+            uci_outcome = search.game_over
+        assert uci_outcome == xb_outcome, f"UCI: {uci_outcome}, CECP: {xb_outcome}"
+    outcome = uci_outcome
     print(f"{variant}: {len(turns)} turns, {outcome or 'turn cap'}: {' '.join(turns)}")
     for protocol in (uci, xb):
         await protocol.quit()
@@ -83,9 +87,8 @@ async def sealed(engine: str) -> None:
     turns = []
     outcome = None
     for _ in range(TURN_CAP):
-        position = "position startpos moves " + " ".join(turns)
-        w = await uci_search(white, position, "go sealed w depth 2")
-        b = await uci_search(black, position, "go sealed b depth 2")
+        w = await uci_search(white, position(turns), "go sealed w depth 2")
+        b = await uci_search(black, position(turns), "go sealed b depth 2")
         for search in (w, b):
             assert not errors_in(search.lines), search.lines
         assert w.game_over == b.game_over, (w.lines, b.lines)
