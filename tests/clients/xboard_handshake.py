@@ -7,6 +7,8 @@ declares memory=1).
     python3 tests/clients/xboard_handshake.py target/release/quill
 """
 
+import re
+
 import chess.engine
 
 from quill_client import HANDSHAKE_SECONDS, run, within, xb_sync, xb_variant
@@ -35,6 +37,15 @@ async def main(engine: str) -> None:
     printed = await xb_variant(protocol, "pagan")
     assert " 7x11+" in printed[0], printed
     await protocol.ping()
+
+    # python-chess never answers `accepted sealed`, so a sealed variant is refused loudly (with
+    # a message for the user), and so is normal chess after `new`: never a move.
+    printed = await xb_sync(protocol, ["new", "variant apocalypse"])
+    assert any(l.startswith("tellusererror ") for l in printed), printed
+    assert any(re.match(r"^Error \(.+\): variant apocalypse$", l) for l in printed), printed
+    printed = await xb_sync(protocol, ["new", "go"])
+    assert any(re.match(r"^Error \(.+\): go$", l) for l in printed), printed
+    assert not any(l.startswith("move ") for l in printed), printed
 
     await protocol.quit()
     code = await protocol.returncode
