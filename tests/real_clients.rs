@@ -8,7 +8,7 @@
 //! (as `.ci/run` runs), where they fail: `.ci/run` installs python-chess when it is missing.
 //! `protocol-docs/clients.md` is the user's page for the same clients.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
@@ -53,7 +53,10 @@ fn missing(needs: Needs) -> Option<String> {
                 Ok(out) if out.status.success() => {
                     let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
                     if version != PYTHON_CHESS {
-                        eprintln!("note: python-chess {version}; the clients are written for {PYTHON_CHESS}");
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "note: python-chess {version}; the clients are written for {PYTHON_CHESS}"
+                        );
                     }
                     None
                 }
@@ -98,7 +101,8 @@ fn client(script: &str, args: &[&str], needs: Needs) {
             std::env::var("CI").as_deref() != Ok("true"),
             "CI=true and the real clients cannot run: {reason}"
         );
-        eprintln!("skipped {script}: {reason}");
+        // Written to stderr directly, not through eprintln!, which the test harness captures.
+        let _ = writeln!(std::io::stderr(), "skipped {script}: {reason}");
         return;
     }
     let path = root().join("tests/clients").join(script);
