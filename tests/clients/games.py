@@ -5,7 +5,8 @@
 Gladiator and Pagan (alternating): White is Quill in UCI (``position startpos moves …`` and
 ``go depth 2``, read back as ``bestmove``), Black is Quill in CECP (``usermove T``, answered by
 ``move T``; ``accepted turns`` makes a whole turn travel as one token). Apocalypse (sealed): two
-UCI engines, each asked ``go sealed w|b`` for its own move, then both given the revealed pair.
+UCI engines, each asked ``go sealed w|b`` for its own move, then both given the revealed pair;
+White in commit–reveal mode, its every opening checked against its commitment.
 Both engines must agree on how the game ended.
 """
 
@@ -17,6 +18,7 @@ from quill_client import (
     HANDSHAKE_SECONDS,
     errors_in,
     run,
+    uci_committed,
     uci_ready,
     uci_search,
     uci_set_variant,
@@ -79,6 +81,8 @@ async def alternating(engine: str, variant: str) -> None:
 async def sealed(engine: str) -> None:
     white = (await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine])))[1]
     black = (await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine])))[1]
+    # White plays in commit–reveal mode: it commits, sees Black's move, then opens.
+    await white.configure({"SealedCommit": True})
     for protocol, seed in ((white, 21), (black, 22)):
         await protocol.configure({"Seed": seed})
         await uci_set_variant(protocol, "apocalypse")
@@ -87,18 +91,17 @@ async def sealed(engine: str) -> None:
     turns = []
     outcome = None
     for _ in range(TURN_CAP):
-        w = await uci_search(white, position(turns), "go sealed w depth 2")
         b = await uci_search(black, position(turns), "go sealed b depth 2")
-        for search in (w, b):
-            assert not errors_in(search.lines), search.lines
-        assert w.game_over == b.game_over, (w.lines, b.lines)
-        if w.game_over:
-            outcome = w.game_over
-            assert w.bestmove == b.bestmove == "(none)", (w.lines, b.lines)
+        assert not errors_in(b.lines), b.lines
+        if b.game_over:
+            outcome = b.game_over
+            assert b.bestmove == "(none)", b.lines
+            w = await uci_search(white, position(turns), "go sealed w depth 1")
+            assert (w.game_over, w.bestmove) == (outcome, "(none)"), (w.lines, b.lines)
             break
-        for search in (w, b):
-            assert any(i.get("string", "").startswith("strategy ") for i in search.infos), search.lines
-        turns.append(f"{w.bestmove}|{b.bestmove}")
+        assert any(i.get("string", "").startswith("strategy ") for i in b.infos), b.lines
+        w = await uci_committed(white, position(turns), "go sealed w depth 2", b.bestmove)
+        turns.append(f"{w}|{b.bestmove}")
     print(f"apocalypse: {len(turns)} turns, {outcome or 'turn cap'}: {' '.join(turns)}")
     for protocol in (white, black):
         await protocol.quit()

@@ -16,6 +16,7 @@ Every test script in this folder runs ``main(engine_path)`` under :func:`run`, w
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import sys
@@ -204,6 +205,37 @@ async def uci_search(protocol: chess.engine.UciProtocol, position: str, go: str)
         exchange([position, go], lambda l: l.startswith("bestmove"))
     )
     return Search(lines)
+
+
+def commitment_digest(move: str, nonce: str) -> str:
+    """SHA-256 of ``quill-sealed-v1:MOVE:NONCE`` in hex, as protocol-docs/sealed.md lays it out."""
+    return hashlib.sha256(f"quill-sealed-v1:{move}:{nonce}".encode("ascii")).hexdigest()
+
+
+async def uci_committed(protocol: chess.engine.UciProtocol, position: str, go: str, opponent: str) -> str:
+    """A sealed move in commit–reveal mode (``SealedCommit`` on): reads up to the commitment,
+    checks that nothing before it shows the move (no score, line, strategy or bestmove), passes
+    the opponent's move, reads the opening up to ``bestmove`` and checks it against the
+    commitment independently. Returns the move.
+    """
+    sealed = await protocol.communicate(
+        exchange([position, go], lambda l: l.startswith("info string commit "))
+    )
+    digest = sealed[-1].split()[3]
+    assert re.fullmatch(r"[0-9a-f]{64}", digest), sealed
+    for line in sealed[:-1]:
+        info = parse_info(line[len("info ") :]) if line.startswith("info ") else None
+        assert info is not None and set(info) <= {"depth", "seldepth", "nodes", "time", "nps"}, (
+            f"before the commitment: {line!r}"
+        )
+    opened = await protocol.communicate(exchange([f"opponent {opponent}"], lambda l: l.startswith("bestmove")))
+    reveals = [l.split() for l in opened if l.startswith("info string reveal ")]
+    assert len(reveals) == 1, opened
+    move, nonce = reveals[0][3], reveals[0][4]
+    assert commitment_digest(move, nonce) == digest, (digest, opened)
+    assert opened[-1] == f"bestmove {move}", opened
+    assert not errors_in(opened), opened
+    return move
 
 
 def uci_analysis(position: str, go: str = "go infinite"):
