@@ -20,6 +20,9 @@ async def main(engine: str) -> None:
     # nothing, so a ping (isready) right after must get readyok and nothing else.
     await protocol.configure({"Hash": 32, "Seed": 7})
     await protocol.ping()
+    # `debug on` is accepted silently.
+    protocol.debug(True)
+    await protocol.ping()
     # A button: python-chess sends `setoption name Clear Hash` with no value.
     await protocol.configure({"Clear Hash": None})
     await protocol.ping()
