@@ -212,7 +212,9 @@ def commitment_digest(move: str, nonce: str) -> str:
     return hashlib.sha256(f"quill-sealed-v1:{move}:{nonce}".encode("ascii")).hexdigest()
 
 
-async def uci_committed(protocol: chess.engine.UciProtocol, position: str, go: str, opponent: str) -> str:
+async def uci_committed(
+    protocol: chess.engine.UciProtocol, position: str, go: str, opponent: str
+) -> str:
     """A sealed move in commit–reveal mode (``SealedCommit`` on): reads up to the commitment,
     checks that nothing before it shows the move (no score, line, strategy or bestmove), passes
     the opponent's move, reads the opening up to ``bestmove`` and checks it against the
@@ -228,7 +230,9 @@ async def uci_committed(protocol: chess.engine.UciProtocol, position: str, go: s
         assert info is not None and set(info) <= {"depth", "seldepth", "nodes", "time", "nps"}, (
             f"before the commitment: {line!r}"
         )
-    opened = await protocol.communicate(exchange([f"opponent {opponent}"], lambda l: l.startswith("bestmove")))
+    opened = await protocol.communicate(
+        exchange([f"opponent {opponent}"], lambda l: l.startswith("bestmove"))
+    )
     reveals = [l.split() for l in opened if l.startswith("info string reveal ")]
     assert len(reveals) == 1, opened
     move, nonce = reveals[0][3], reveals[0][4]
@@ -280,11 +284,15 @@ _pings = iter(range(1, 1_000_000))
 async def xb_sync(protocol: chess.engine.XBoardProtocol, lines: List[str]) -> List[str]:
     """Sends ``lines`` and a ``ping``; returns what the engine printed before the ``pong``."""
     n = next(_pings)
-    received = await protocol.communicate(exchange(lines + [f"ping {n}"], lambda l: l == f"pong {n}"))
+    received = await protocol.communicate(
+        exchange(lines + [f"ping {n}"], lambda l: l == f"pong {n}")
+    )
     return received[:-1]
 
 
-async def xb_variant(protocol: chess.engine.XBoardProtocol, variant: str, extra: List[str] = []) -> List[str]:
+async def xb_variant(
+    protocol: chess.engine.XBoardProtocol, variant: str, extra: List[str] = []
+) -> List[str]:
     """``new`` and ``variant NAME`` (then ``extra``); returns the ``setup`` and ``piece`` lines.
 
     python-chess sends ``variant`` only for the variants its own boards know.

@@ -12,7 +12,9 @@ from quill_client import HANDSHAKE_SECONDS, run, uci_analysis, uci_set_variant, 
 
 
 async def main(engine: str) -> None:
-    transport, protocol = await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine]))
+    transport, protocol = await within(
+        HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine])
+    )
     await uci_set_variant(protocol, "gladiator")
 
     analysis = await protocol.communicate(uci_analysis("position startpos moves c2c7,h1h2"))

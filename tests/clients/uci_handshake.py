@@ -9,7 +9,9 @@ from quill_client import HANDSHAKE_SECONDS, run, uci_ready, uci_set_variant, wit
 
 
 async def main(engine: str) -> None:
-    transport, protocol = await within(HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine]))
+    transport, protocol = await within(
+        HANDSHAKE_SECONDS, "popen_uci", chess.engine.popen_uci([engine])
+    )
     assert protocol.id["name"].startswith("Quill "), protocol.id
     for name in ("UCI_Variant", "Seed", "Hash", "SealedCommit", "Clear Hash"):
         assert name in protocol.options, f"no option {name}: {list(protocol.options)}"
@@ -42,7 +44,8 @@ async def main(engine: str) -> None:
         raise AssertionError("python-chess let Hash 0 through")
 
     announcement = await uci_set_variant(protocol, "gladiator")
-    assert announcement.endswith(" startpos rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1"), announcement
+    start = "rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1"
+    assert announcement.endswith(f" startpos {start}"), announcement
     await protocol.ping()
     printed = await uci_ready(protocol, ["ucinewgame", "position startpos moves c2c7,h1h2"])
     assert printed == [], printed

@@ -15,7 +15,9 @@ from quill_client import HANDSHAKE_SECONDS, run, within, xb_sync, xb_variant
 
 
 async def main(engine: str) -> None:
-    transport, protocol = await within(HANDSHAKE_SECONDS, "popen_xboard", chess.engine.popen_xboard([engine]))
+    transport, protocol = await within(
+        HANDSHAKE_SECONDS, "popen_xboard", chess.engine.popen_xboard([engine])
+    )
     features = protocol.features
     for name in ("ping", "setboard", "usermove", "memory"):
         assert features.get(name) == 1, f"feature {name}: {features}"
