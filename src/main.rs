@@ -9,6 +9,7 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ use log::{debug, warn};
 
 mod match_cli;
 
-use quill::session::{Input, Session};
+use quill::session::{Input, MAX_INPUT_LINE, Session};
 use quill::transcript::{self, External, InProcess, Logger, Options, Transport};
 
 /// Quill: an engine for chess variants, speaking UCI and XBoard (CECP) on stdin/stdout.
@@ -163,24 +164,102 @@ fn main() -> ExitCode {
 // Engine mode
 // ---------------------------------------------------------------------------------------------
 
-/// Reads standard input line by line into `inputs`, then sends [`Input::Eof`].
-fn read_stdin(inputs: Sender<Input>) {
+/// Bytes of input read but not yet handled, past which the reader waits: with
+/// [`MAX_INPUT_LINE`], the most input the engine ever holds.
+const MAX_PENDING_INPUT: usize = 4 << 20;
+
+/// Input read but not yet handled, in bytes: the reader waits while it is above
+/// [`MAX_PENDING_INPUT`], so a client that floods the engine only fills the pipe.
+#[derive(Default)]
+struct Pending {
+    bytes: Mutex<usize>,
+    drained: Condvar,
+}
+
+impl Pending {
+    fn add(&self, n: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        while *bytes > MAX_PENDING_INPUT {
+            bytes = self
+                .drained
+                .wait(bytes)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *bytes += n;
+    }
+
+    fn done(&self, n: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        *bytes = bytes.saturating_sub(n);
+        // The reader waits above the bound and is woken once half of it has drained.
+        if *bytes <= MAX_PENDING_INPUT / 2 {
+            self.drained.notify_all();
+        }
+    }
+}
+
+/// What an input counts for in [`Pending`] (the reader adds it, the handler takes it away).
+/// A line counts its bytes and a share for the message that carries it, so that many short
+/// lines are bounded as well as a few long ones.
+fn pending_size(input: &Input) -> usize {
+    const MESSAGE: usize = 64;
+    match input {
+        Input::Line(line) => line.len() + MESSAGE,
+        Input::Overlong(_) => MESSAGE,
+        Input::Eof | Input::Search(_) => 0,
+    }
+}
+
+/// Reads one line (up to and without its newline) into `buf`, keeping at most
+/// [`MAX_INPUT_LINE`] bytes: returns the line's whole length, or `None` at the end of input.
+fn read_bounded_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    buf.clear();
+    let mut total = 0usize;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (part, found) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = (MAX_INPUT_LINE + 2).saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        total = total.saturating_add(part.len());
+        let used = part.len();
+        input.consume(used);
+        if found {
+            return Ok(Some(total));
+        }
+    }
+}
+
+/// Reads standard input line by line into `inputs`, then sends [`Input::Eof`]. A line longer
+/// than [`MAX_INPUT_LINE`] is dropped and reported as [`Input::Overlong`].
+fn read_stdin(inputs: Sender<Input>, pending: Arc<Pending>) {
     let stdin = io::stdin();
     let mut stdin = stdin.lock();
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match stdin.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {
-                if inputs
-                    .send(Input::Line(transcript::decode_line(&buf)))
-                    .is_err()
-                {
+        match read_bounded_line(&mut stdin, &mut buf) {
+            Ok(None) => break,
+            Ok(Some(total)) => {
+                // The bound is on the bytes read, line ending included.
+                let input = if total > MAX_INPUT_LINE {
+                    Input::Overlong(total as u64)
+                } else {
+                    Input::Line(transcript::decode_line(&buf))
+                };
+                pending.add(pending_size(&input));
+                if inputs.send(input).is_err() {
                     return;
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
                 warn!("reading standard input: {e}");
                 break;
@@ -218,9 +297,11 @@ fn run_engine(args: &EngineArgs) -> ExitCode {
 
     let (sender, inputs) = mpsc::channel();
     let mut session = Session::new(sender.clone());
+    let pending = Arc::new(Pending::default());
+    let reader_pending = Arc::clone(&pending);
     if let Err(e) = thread::Builder::new()
         .name("stdin".to_string())
-        .spawn(move || read_stdin(sender))
+        .spawn(move || read_stdin(sender, reader_pending))
     {
         eprintln!("quill: cannot start the input thread: {e}");
         return ExitCode::FAILURE;
@@ -230,10 +311,14 @@ fn run_engine(args: &EngineArgs) -> ExitCode {
     let mut stdout = stdout.lock();
     let mut input_closed = false;
     while let Ok(input) = inputs.recv() {
+        pending.done(pending_size(&input));
         match &input {
             Input::Line(line) => {
                 debug!(">> {line}");
                 log.with(|l| l.input(line));
+            }
+            Input::Overlong(bytes) => {
+                debug!(">> (a line of {bytes} bytes, dropped)");
             }
             Input::Eof => {
                 debug!(">> (end of input)");

@@ -15,11 +15,22 @@ use std::sync::mpsc::Sender;
 pub use self::core::{Core, MAX_PERFT_DEPTH, check_perft_depth};
 use self::worker::{Job, Worker};
 
+/// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
+/// many times over). A driver drops a longer line unread and reports it as
+/// [`Input::Overlong`].
+pub const MAX_INPUT_LINE: usize = 1 << 20;
+
+/// Longest output line, in bytes: only an echo of the GUI's input could be longer, and is cut
+/// there (see [`clean_output`]).
+pub const MAX_OUTPUT_LINE: usize = 4096;
+
 /// What a session reacts to.
 #[derive(Debug)]
 pub enum Input {
     /// One line from the GUI, without its line ending.
     Line(String),
+    /// A line longer than [`MAX_INPUT_LINE`] that the driver dropped; its length in bytes.
+    Overlong(u64),
     /// The end of the input stream.
     Eof,
     /// An event from a search thread the session started.
@@ -105,9 +116,26 @@ impl Session {
         }
     }
 
-    /// Handles one input and returns the lines to write, in order.
+    /// Handles one input and returns the lines to write, in order. No line holds a control
+    /// character or is longer than [`MAX_OUTPUT_LINE`] bytes, whatever the input was.
     pub fn handle(&mut self, input: Input) -> Vec<String> {
+        let mut out = self.react(input);
+        for line in &mut out {
+            clean_output(line);
+        }
+        out
+    }
+
+    fn react(&mut self, input: Input) -> Vec<String> {
         match input {
+            Input::Overlong(bytes) => {
+                if self.finished {
+                    return Vec::new();
+                }
+                vec![self.error_line(&format!(
+                    "a line of {bytes} bytes is longer than the maximum {MAX_INPUT_LINE}; ignored"
+                ))]
+            }
             Input::Eof => {
                 let mut out = Vec::new();
                 self.halt(true, &mut out);
@@ -143,12 +171,17 @@ impl Session {
                 }
                 out
             }
-            Input::Line(line) => {
+            Input::Line(mut line) => {
                 if self.finished {
                     return Vec::new();
                 }
                 let mut out = Vec::new();
                 if self.dialect == Dialect::Undecided {
+                    // A byte-order mark some editors and Windows tools put before the first
+                    // line is not part of the command.
+                    if let Some(rest) = line.strip_prefix('\u{feff}') {
+                        line = rest.to_string();
+                    }
                     self.dialect = if line.trim() == "xboard" {
                         Dialect::Cecp
                     } else {
@@ -318,5 +351,31 @@ impl Session {
                 answer(mv, "")
             }
         }
+    }
+}
+
+/// Makes an output line safe for any client: control characters (which only an echo of the
+/// input can carry) are written as `\xNN` escapes, and a line longer than
+/// [`MAX_OUTPUT_LINE`] bytes is cut there, with the number of bytes left out.
+pub fn clean_output(line: &mut String) {
+    if line.chars().any(char::is_control) {
+        let mut escaped = String::with_capacity(line.len());
+        for c in line.chars() {
+            if c.is_control() {
+                escaped.push_str(&format!("\\x{:02x}", u32::from(c).min(0xff)));
+            } else {
+                escaped.push(c);
+            }
+        }
+        *line = escaped;
+    }
+    if line.len() > MAX_OUTPUT_LINE {
+        let mut cut = MAX_OUTPUT_LINE - 40;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let left_out = line.len() - cut;
+        line.truncate(cut);
+        line.push_str(&format!("… [{left_out} bytes cut]"));
     }
 }
