@@ -87,7 +87,11 @@ fn assert_clean(lines: &[String]) {
             !line.chars().any(char::is_control),
             "a control character in {line:?}"
         );
-        assert!(line.len() <= MAX_OUTPUT_LINE, "a line of {} bytes", line.len());
+        assert!(
+            line.len() <= MAX_OUTPUT_LINE,
+            "a line of {} bytes",
+            line.len()
+        );
     }
 }
 
