@@ -44,7 +44,19 @@ impl Session {
         match uci::parse(line) {
             Ok(command) => self.uci_command(command, out),
             Err(CommandError::Empty) => {}
-            Err(e) => out.push(format!("info string error: {e}")),
+            Err(e) => {
+                let mut words = line.split_whitespace();
+                let go = words.next() == Some("go");
+                if go {
+                    // A malformed `go` is still a `go`: the running search (if any) answers
+                    // first, then this one gets its bestmove too, unless it asked for perft.
+                    self.halt(true, out);
+                }
+                out.push(format!("info string error: {e}"));
+                if go && !words.any(|w| w == "perft") {
+                    out.push(NO_MOVE.to_string());
+                }
+            }
         }
     }
 
