@@ -18,6 +18,13 @@
 //! | `false-claim` | CECP: claims a win for its side (`1-0 {claim}` / `0-1 {claim}`) instead of moving, though the game is not over. UCI has no claims: it prints an `info string` and plays on |
 //! | `early` | prints a move out of turn, as soon as a position arrives that does not ask it to move (UCI: `position`; CECP: a move, `reveal`, `setboard` in force mode or on the opponent's turn); then answers as usual |
 //! | `slow` | sleeps `--delay` milliseconds (default 1000) before this answer and every later one |
+//! | `flood-start` | answers `uci` / `protover` with `info string flood` / `# flood` lines as fast as it can, forever (K is not used) |
+//! | `flood` | prints `info string flood` / `# flood` lines as fast as it can, forever, instead of answering |
+//! | `chatter` | prints an `info string chatter` / `# chatter` line every millisecond (within the referee's rate bounds), forever, instead of answering |
+//! | `long-line` | writes `info string ` and then `x` bytes without a newline, as fast as it can, forever |
+//! | `trickle` | writes `bestmove e2e4` / `move e2e4` one byte every `--delay` milliseconds (default 1000), never ending the line |
+//! | `empty-move` | `bestmove ` / `move ` with no move |
+//! | `deaf` | answers `uci` / `protover`, then never reads its input again nor answers (K is not used) |
 //!
 //! UCI: `uci`, `isready`, `setoption name UCI_Variant value V`, `ucinewgame`, `position`,
 //! `go [sealed w|b]`, `quit`. CECP: `protover` (one `feature … done=1` line), `new`, `variant`,
@@ -25,7 +32,7 @@
 //! `result`, `quit`. A CECP turn is one move in Quill's notation, never XBoard's three plies.
 //! Other commands are ignored.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 use std::process::exit;
 use std::thread::sleep;
 use std::time::Duration;
@@ -47,9 +54,16 @@ enum Fault {
     FalseClaim,
     Early,
     Slow,
+    FloodStart,
+    Flood,
+    Chatter,
+    LongLine,
+    Trickle,
+    EmptyMove,
+    Deaf,
 }
 
-const FAULTS: [(&str, Fault); 8] = [
+const FAULTS: [(&str, Fault); 15] = [
     ("good", Fault::Good),
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
@@ -58,7 +72,37 @@ const FAULTS: [(&str, Fault); 8] = [
     ("false-claim", Fault::FalseClaim),
     ("early", Fault::Early),
     ("slow", Fault::Slow),
+    ("flood-start", Fault::FloodStart),
+    ("flood", Fault::Flood),
+    ("chatter", Fault::Chatter),
+    ("long-line", Fault::LongLine),
+    ("trickle", Fault::Trickle),
+    ("empty-move", Fault::EmptyMove),
+    ("deaf", Fault::Deaf),
 ];
+
+/// Never reads its input again: whatever is sent fills the pipe.
+fn deaf() -> ! {
+    loop {
+        sleep(Duration::from_secs(1000));
+    }
+}
+
+/// Writes `text` again and again, with `pause` between writes, until the reader goes away
+/// (then it exits).
+fn repeat(text: &[u8], pause: Duration) -> ! {
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    loop {
+        let written = out.write_all(text);
+        let flushed = if pause.is_zero() { Ok(()) } else { out.flush() };
+        if written.and(flushed).is_err() {
+            exit(0);
+        }
+        if !pause.is_zero() {
+            sleep(pause);
+        }
+    }
+}
 
 /// The engine's state.
 struct Double {
@@ -88,6 +132,15 @@ impl Double {
             println!("move {mv}");
         } else {
             println!("bestmove {mv}");
+        }
+    }
+
+    /// A line the referee reads as chatter, with a newline.
+    fn chatter_line(&self, word: &str) -> String {
+        if self.cecp {
+            format!("# {word}\n")
+        } else {
+            format!("info string {word}\n")
         }
     }
 
@@ -122,6 +175,30 @@ impl Double {
                 return;
             }
             Fault::Garbage if due => return self.say_move("???junk"),
+            Fault::EmptyMove if due => return self.say_move(""),
+            Fault::Flood if due => repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO),
+            Fault::Chatter if due => repeat(
+                self.chatter_line("chatter").as_bytes(),
+                Duration::from_millis(1),
+            ),
+            Fault::LongLine if due => {
+                print!("{}", self.chatter_line("").trim_end());
+                repeat(&[b'x'; 4096], Duration::ZERO)
+            }
+            Fault::Trickle if due => {
+                let word = if self.cecp {
+                    "move e2e4"
+                } else {
+                    "bestmove e2e4"
+                };
+                for b in word.bytes().cycle() {
+                    print!("{}", char::from(b));
+                    if io::stdout().flush().is_err() {
+                        exit(0);
+                    }
+                    sleep(self.delay);
+                }
+            }
             Fault::Illegal if due => return self.say_move(&self.illegal_move()),
             Fault::FalseClaim if due && self.cecp => {
                 let claim = if side == Side::White { "1-0" } else { "0-1" };
@@ -170,6 +247,13 @@ impl Double {
             Err(e) => return println!("info string error: {e}"),
         };
         match command {
+            UciCommand::Uci if self.fault == Fault::FloodStart => {
+                repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO)
+            }
+            UciCommand::Uci if self.fault == Fault::Deaf => {
+                println!("id name deaf\nuciok");
+                deaf()
+            }
             UciCommand::Uci => {
                 let vars: Vec<String> = Variant::ALL.iter().map(|v| format!("var {v}")).collect();
                 println!("id name {}\nid author the Quill developers", self.name);
@@ -240,6 +324,17 @@ impl Double {
             Err(e) => return println!("Error ({e}): {line}"),
         };
         match command {
+            CecpCommand::Protover(_) if self.fault == Fault::FloodStart => {
+                repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO)
+            }
+            CecpCommand::Protover(_) if self.fault == Fault::Deaf => {
+                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                println!(
+                    "feature ping=1 sealed=1 variants=\"{}\" done=1",
+                    names.join(",")
+                );
+                deaf()
+            }
             CecpCommand::Protover(_) => {
                 let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
                 println!(

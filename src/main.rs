@@ -69,24 +69,26 @@ struct ExploitArgs {
     /// Use the classic rules instead of the seed rules.
     #[arg(long)]
     classic: bool,
-    /// Milliseconds of search per position.
-    #[arg(long, default_value_t = 1000)]
+    /// Milliseconds of search per position (at most a day).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: u64,
-    /// Search depth in joint turns instead of a time limit.
-    #[arg(long)]
+    /// Search depth in joint turns instead of a time limit (at most the search's `MAX_PLY`).
+    #[arg(long, value_parser = depth_parser())]
     depth: Option<u32>,
 }
 
 #[derive(Debug, Args)]
 struct BenchArgs {
-    /// Depth of the alternating searches.
-    #[arg(default_value_t = 3)]
+    /// Depth of the alternating searches (at most the search's `MAX_PLY`).
+    #[arg(default_value_t = 3, value_parser = depth_parser())]
     depth: u32,
 }
 
 #[derive(Debug, Args)]
 struct PerftArgs {
-    /// Depth in turns.
+    /// Depth in turns (at most 32: deeper counts would never finish, and their stacks
+    /// would not fit).
+    #[arg(value_parser = clap::value_parser!(u32).range(..=i64::from(quill::session::MAX_PERFT_DEPTH)))]
     depth: u32,
 
     /// The variant.
@@ -137,12 +139,18 @@ struct ReplayArgs {
     timeout: Option<Duration>,
 }
 
+/// A search depth of at most the search's `MAX_PLY`.
+fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=quill::search::MAX_PLY as i64)
+}
+
+/// Positive seconds, at most a day.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
-        .filter(|secs| secs.is_finite() && *secs > 0.0)
+        .filter(|secs| secs.is_finite() && *secs > 0.0 && *secs <= 86_400.0)
         .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .ok_or_else(|| format!("`{text}` is not a positive number of seconds"))
+        .ok_or_else(|| format!("`{text}` is not a positive number of seconds up to 86400"))
 }
 
 fn main() -> ExitCode {
@@ -427,10 +435,6 @@ fn run_replay(args: &ReplayArgs) -> ExitCode {
 // ---------------------------------------------------------------------------------------------
 
 fn run_perft(args: &PerftArgs) -> ExitCode {
-    if let Err(e) = quill::session::check_perft_depth(args.depth) {
-        eprintln!("quill perft: {e}");
-        return ExitCode::from(2);
-    }
     let mut turns = Vec::new();
     for text in &args.moves {
         match quill::notation::parse_turn(text) {

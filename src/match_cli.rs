@@ -31,11 +31,12 @@ pub struct MatchArgs {
     variant: Variant,
 
     /// Games to play (pairs of games share an opening, colours swapped).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(referee::MAX_GAMES)))]
     games: u32,
 
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_concurrency)]
     concurrency: usize,
 
     /// Seed of the random openings.
@@ -44,7 +45,8 @@ pub struct MatchArgs {
 
     /// Random turns from the start position that make each pair's opening (0: the start
     /// position itself).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(referee::MAX_OPENING_TURNS)))]
     opening_turns: u32,
 
     /// A file of opening FENs, one a line, used in turn (one per pair) instead of random turns.
@@ -52,7 +54,8 @@ pub struct MatchArgs {
     openings: Option<PathBuf>,
 
     /// Turns after which a game is drawn.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300,
+          value_parser = clap::value_parser!(u32).range(..=i64::from(referee::MAX_TURNS)))]
     max_turns: u32,
 
     /// A position (move counters aside) seen this many times draws the game (0: never).
@@ -68,11 +71,13 @@ pub struct MatchArgs {
     draw: Option<(u32, i32, u32)>,
 
     /// Milliseconds an engine may overstep its clock before it loses on time.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(..=referee::MAX_MARGIN_MS))]
     margin_ms: u64,
 
     /// Seconds an engine with only a depth or node limit may think on a move.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=referee::MAX_MOVE_TIMEOUT))]
     move_timeout: u64,
 
     /// The results file (append-only; one line per finished game).
@@ -129,6 +134,18 @@ fn numbers<T: std::str::FromStr>(text: &str, n: usize, what: &str) -> Result<Vec
         .ok_or_else(|| format!("'{text}' is not {what}"))
 }
 
+fn parse_concurrency(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=referee::MAX_CONCURRENCY).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a number of games from 1 to {}",
+                referee::MAX_CONCURRENCY
+            )
+        })
+}
+
 fn parse_resign(text: &str) -> Result<(i32, u32), String> {
     let v: Vec<u32> = numbers(text, 2, "CP:N")?;
     Ok((i32::try_from(v[0]).map_err(|e| e.to_string())?, v[1]))
@@ -146,14 +163,17 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
     let v: Vec<f64> = numbers(text, 4, "ELO0:ELO1:ALPHA:BETA")?;
-    let ok = v[0] < v[1]
+    let ok = v.iter().all(|x| x.is_finite())
+        && v[0].abs() <= 2000.0
+        && v[1].abs() <= 2000.0
+        && v[0] < v[1]
         && (0.0..0.5).contains(&v[2])
         && (0.0..0.5).contains(&v[3])
         && v[2] > 0.0
         && v[3] > 0.0;
     if !ok {
         return Err(format!(
-            "'{text}': want ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
+            "'{text}': want -2000 <= ELO0 < ELO1 <= 2000 and 0 < ALPHA, BETA < 0.5"
         ));
     }
     Ok(Sprt {

@@ -532,3 +532,379 @@ fn a_person_sees_the_engine_commitment_before_typing_and_its_proof_after() {
     );
     assert_eq!(records.len(), 1);
 }
+
+#[test]
+fn output_faults_forfeit_with_their_reason_and_the_match_goes_on() {
+    for proto in ["uci", "cecp"] {
+        for (fault, why) in [
+            ("flood-start", "flooded: more than 20000 lines in a second"),
+            ("flood", "flooded: more than 20000 lines in a second"),
+            ("long-line", "sent a line longer than 65536 bytes"),
+            ("empty-move", "sent garbage for a move: ''"),
+            // Lines within the bounds keep coming: the move's deadline still holds.
+            ("chatter", "did not move within"),
+            ("trickle", "did not move within"),
+        ] {
+            bad_lost_both(&fault_match("gladiator", proto, fault, 2), why);
+        }
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn an_engine_that_stops_reading_cannot_block_the_referee() {
+    // A 100 kB option line fills the pipe of an engine that reads no more: writing it must not
+    // block the referee, which then waits for `readyok` / `pong` with its usual deadline (two
+    // games of a 10 s start timeout; `watched_match` fails after a minute).
+    let d = double();
+    let option = format!("option.Junk={}", "x".repeat(100_000));
+    thread::scope(|s| {
+        for proto in ["uci", "cecp"] {
+            let words = format!("cmd=\"{d} deaf\" proto={proto} {option}");
+            s.spawn(move || {
+                let records = watched_match(&words, proto);
+                assert_eq!(records.len(), 2, "{proto}: the match goes on");
+                bad_lost_both(&records, "did not answer in time");
+            });
+        }
+    });
+}
+
+/// The peak resident memory (`VmHWM`, in kB) of a running process, if it still runs.
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs a match of `bad` against a good double, watching the referee's peak memory: it fails
+/// as soon as the peak passes `MAX_KB` or the match outlives a minute. Returns the records.
+fn watched_match(bad: &str, proto: &str) -> Vec<GameRecord> {
+    const MAX_KB: u64 = 200 * 1024;
+    let dir = scratch("watched");
+    let d = double();
+    let mut child = Command::new(QUILL)
+        .args([
+            "match",
+            "--variant",
+            "gladiator",
+            "--games",
+            "2",
+            "--engine",
+            &format!("{bad} name=bad tc=1+0"),
+            "--engine",
+            &format!("cmd=\"{d} good\" name=good tc=1+0 proto={proto}"),
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kb) = peak_kb(child.id()) {
+            peak = peak.max(kb);
+        }
+        if peak > MAX_KB || start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "{}: the referee reached {peak} kB after {:?}",
+                &bad[..bad.len().min(200)],
+                start.elapsed()
+            );
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    assert!(status.success(), "{bad}: {status}");
+    assert!(peak > 0, "{bad}: the referee's memory was never read");
+    read_all(&dir.join("match-results.txt")).unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_referees_memory_stays_bounded_whatever_an_engine_sends() {
+    let d = double();
+    for (bad, why) in [
+        ("cmd='yes info string flood'", "flooded"),
+        (&format!("cmd=\"{d} flood-start\""), "flooded"),
+        (&format!("cmd=\"{d} flood --at 2\""), "flooded"),
+        (
+            &format!("cmd=\"{d} long-line --at 2\""),
+            "longer than 65536 bytes",
+        ),
+        (
+            &format!("cmd=\"{d} long-line --at 2\" proto=cecp"),
+            "longer than 65536 bytes",
+        ),
+        (
+            &format!("cmd=\"{d} chatter --at 2\""),
+            "did not move within",
+        ),
+    ] {
+        let proto = if bad.contains("proto=cecp") {
+            "cecp"
+        } else {
+            "uci"
+        };
+        let records = watched_match(bad, proto);
+        assert_eq!(records.len(), 2, "{bad}: the match goes on");
+        bad_lost_both(&records, why);
+    }
+}
+
+/// Values that once made an argument panic, or that no argument may take.
+const EXTREME: [&str; 9] = [
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999",
+    "-1",
+    "1e400",
+    "1e19",
+    "NaN",
+    "inf",
+    "",
+];
+
+#[test]
+fn no_numeric_argument_makes_any_subcommand_panic() {
+    let dir = scratch("argfuzz");
+    let seats = [
+        "--engine",
+        "cmd=false name=a",
+        "--engine",
+        "cmd=false name=b",
+    ];
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    let owned = |v: &[&str]| v.iter().map(ToString::to_string).collect::<Vec<String>>();
+    for (n, v) in EXTREME.iter().enumerate() {
+        for option in [
+            "games",
+            "concurrency",
+            "seed",
+            "opening-turns",
+            "max-turns",
+            "repetitions",
+            "margin-ms",
+            "move-timeout",
+        ] {
+            let mut c = owned(&["match", &format!("--{option}={v}")]);
+            c.extend(owned(&seats));
+            c.extend(owned(&["--results", &format!("r-{option}-{n}.txt")]));
+            cases.push(c);
+        }
+        for (option, form) in [
+            ("resign", format!("{v}:3")),
+            ("resign", format!("300:{v}")),
+            ("draw", format!("{v}:10:3")),
+            ("draw", format!("10:{v}:3")),
+            ("sprt", format!("0:{v}:0.05:0.05")),
+            ("sprt", format!("{v}:5:0.05:0.05")),
+            ("shard", format!("{v}/2")),
+            ("shard", format!("0/{v}")),
+        ] {
+            let mut c = owned(&["match", &format!("--{option}={form}")]);
+            c.extend(owned(&seats));
+            c.extend(owned(&["--results", &format!("r-{option}-{n}.txt")]));
+            cases.push(c);
+        }
+        for word in [
+            "tc={v}",
+            "tc=1/{v}",
+            "tc=10+{v}",
+            "tc={v}:00",
+            "st={v}",
+            "depth={v}",
+            "nodes={v}",
+        ] {
+            let word = word.replace("{v}", v);
+            cases.push(owned(&[
+                "match",
+                "--engine",
+                &format!("cmd=false name=a {word}"),
+                "--engine",
+                "cmd=false name=b",
+                "--results",
+                &format!("r-word-{n}.txt"),
+            ]));
+        }
+        cases.push(owned(&[
+            "merge",
+            "none.txt",
+            &format!("--sprt=0:{v}:0.05:0.05"),
+        ]));
+        cases.push(owned(&["perft", &format!("--depth={v}")]));
+        cases.push(owned(&["perft", "--", v]));
+        cases.push(owned(&["bench", "--", v]));
+        cases.push(owned(&["exploit", &format!("--movetime={v}")]));
+        cases.push(owned(&["exploit", &format!("--depth={v}")]));
+        cases.push(owned(&["replay", "none.txt", &format!("--timeout={v}")]));
+    }
+    for case in &cases {
+        let mut child = Command::new(QUILL)
+            .args(case)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let until = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() > until {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("{case:?} still runs after 20 s");
+            }
+            thread::sleep(Duration::from_millis(5));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(
+            status.code().is_some_and(|c| c != 101),
+            "{case:?}: {status}\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{case:?}: {stderr}");
+    }
+}
+
+/// Plays a finished two-game match in `dir` (fast: the second seat crashes at once) and returns
+/// its arguments, for resuming.
+fn finished_match(dir: &Path) -> Vec<String> {
+    let d = double();
+    let args: Vec<String> = [
+        "match",
+        "--variant",
+        "gladiator",
+        "--games",
+        "2",
+        "--max-turns",
+        "6",
+        "--engine",
+        &format!("cmd=\"{d} good\" name=a"),
+        "--engine",
+        &format!("cmd=\"{d} crash --at 2\" name=b"),
+        "--pgn",
+        "games.pgn",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    let out = Command::new(QUILL)
+        .args(&args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    args
+}
+
+fn resume(dir: &Path, args: &[String]) -> Output {
+    Command::new(QUILL)
+        .args(args)
+        .arg("--resume")
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn resume_refuses_records_from_outside_the_match() {
+    let dir = scratch("foreign");
+    let args = finished_match(&dir);
+    let results = dir.join("match-results.txt");
+    let good = fs::read_to_string(&results).unwrap();
+    let second = good.lines().nth(2).unwrap().to_string();
+    for (foreign, says) in [
+        (
+            second.replacen("game=1 ", "game=7 ", 1),
+            "game 7 is not among the 2 games",
+        ),
+        (
+            second.replacen("game=1 ", "game=4294967295 ", 1),
+            "game 4294967295 is not among",
+        ),
+        (
+            second.replacen("white=b", "white=c", 1),
+            "not b (White) and a (Black)",
+        ),
+    ] {
+        let without_second: String = good.lines().take(2).map(|l| format!("{l}\n")).collect();
+        fs::write(&results, format!("{without_second}{foreign}\n")).unwrap();
+        let out = resume(&dir, &args);
+        assert_eq!(out.status.code(), Some(2), "{foreign}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{foreign}: {stderr}");
+        assert!(stderr.contains("match-results.txt:3: refused"), "{stderr}");
+    }
+}
+
+#[test]
+fn resume_reconciles_a_pgn_of_any_bytes_and_reads_crlf_and_torn_headers() {
+    let dir = scratch("reconcile");
+    let args = finished_match(&dir);
+    let results = dir.join("match-results.txt");
+    let pgn = dir.join("games.pgn");
+    let rounds = |pgn: &Path| -> Vec<String> {
+        let bytes = fs::read(pgn).unwrap();
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|l| l.starts_with("[Round "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(rounds(&pgn), ["[Round \"1\"]", "[Round \"2\"]"]);
+    // A kill between the PGN write of game 2 and its results line, with a byte that is not
+    // UTF-8 in the PGN: game 2 is played again and recorded once.
+    let recorded = fs::read_to_string(&results).unwrap();
+    let first_two: String = recorded.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&results, &first_two).unwrap();
+    let mut bytes = fs::read(&pgn).unwrap();
+    let at = bytes.windows(7).position(|w| w == b"[Event ").unwrap() + 8;
+    bytes.insert(at, 0xff);
+    fs::write(&pgn, &bytes).unwrap();
+    let out = resume(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(read_all(&results).unwrap().len(), 2);
+    assert_eq!(rounds(&pgn), ["[Round \"1\"]", "[Round \"2\"]"]);
+
+    // CRLF endings: the same match, nothing more to play.
+    let crlf = fs::read_to_string(&results).unwrap().replace('\n', "\r\n");
+    fs::write(&results, crlf).unwrap();
+    let out = resume(&dir, &args);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 games"),
+        "{}",
+        text(&out)
+    );
+
+    // An empty file, then a torn header: refused without --resume with a message saying what
+    // to do, started over with it.
+    for cut in [0, 20] {
+        let header = fs::read_to_string(&results).unwrap();
+        fs::write(&results, &header.as_bytes()[..cut]).unwrap();
+        let out = Command::new(QUILL)
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--resume"),
+            "{}",
+            text(&out)
+        );
+        let out = resume(&dir, &args);
+        assert!(out.status.success(), "{cut}: {}", text(&out));
+        assert_eq!(read_all(&results).unwrap().len(), 2);
+        assert_eq!(rounds(&pgn), ["[Round \"1\"]", "[Round \"2\"]"]);
+    }
+}

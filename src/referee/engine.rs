@@ -4,22 +4,36 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1, take_while1};
 use nom::character::complete::{char, i32 as dec_i32, space0, space1};
-use nom::combinator::{map, opt, rest, value};
+use nom::combinator::{all_consuming, map, opt, rest, value};
 use nom::multi::separated_list0;
 use nom::sequence::{delimited, preceded, separated_pair};
 use nom::{IResult, Parser};
 
 use super::seat::{Dialect, EngineSpec};
 
-/// Longest line kept from an engine; the rest of a longer line is dropped.
-const MAX_LINE: usize = 64 * 1024;
+/// Longest line an engine may send, in bytes without the line ending; a longer line forfeits.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Most lines an engine may send within one second (counted in windows of one second).
+pub const MAX_LINES_PER_SECOND: u32 = 20_000;
+/// Most bytes an engine may send within one second (counted in windows of one second).
+pub const MAX_BYTES_PER_SECOND: usize = 16 * 1024 * 1024;
+/// Events a game's channel holds before the readers of its seats block (so at most this many
+/// lines of at most [`MAX_LINE`] bytes wait between the engines and the referee).
+pub const CHANNEL_EVENTS: usize = 256;
+
+/// Lines sent to an engine that may wait unread before the referee stops writing to it.
+pub const WRITE_QUEUE: usize = 1024;
+/// Bytes sent to an engine that may wait unread before the referee stops writing to it.
+pub const WRITE_QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
 /// Something a seat said, or that its output ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +42,9 @@ pub enum Said {
     Line(String),
     /// The output ended: the process exited or closed standard output.
     Closed,
+    /// The seat broke a bound on its output (the reason, e.g. `flooded: …`); nothing more of
+    /// it is read.
+    Overflow(String),
 }
 
 /// An event of a game: who, when, what.
@@ -44,7 +61,10 @@ pub struct Event {
 /// A running engine.
 pub struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The lines for the writer thread; `None` once the engine no longer reads.
+    stdin: Option<SyncSender<String>>,
+    /// Bytes sent but not yet written to the engine.
+    unread: Arc<AtomicUsize>,
 }
 
 impl Process {
@@ -55,7 +75,7 @@ impl Process {
     pub fn spawn(
         spec: &EngineSpec,
         seat: usize,
-        events: Sender<Event>,
+        events: SyncSender<Event>,
     ) -> std::io::Result<Process> {
         let mut command = Command::new("sh");
         command
@@ -68,20 +88,33 @@ impl Process {
             command.current_dir(dir);
         }
         let mut child = command.spawn()?;
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         thread::spawn(move || read_lines(stdout, seat, &events));
-        Ok(Process { child, stdin })
+        let (lines, to_write) = sync_channel(WRITE_QUEUE);
+        let unread = Arc::new(AtomicUsize::new(0));
+        let unread_by_writer = Arc::clone(&unread);
+        thread::spawn(move || write_lines(stdin, &to_write, &unread_by_writer));
+        Ok(Process {
+            child,
+            stdin: Some(lines),
+            unread,
+        })
     }
 
-    /// Sends one line; `false` when the engine no longer reads.
+    /// Sends one line without waiting for the engine to read it; `false` when the engine no
+    /// longer reads (its input is closed, or [`WRITE_QUEUE`] lines or [`WRITE_QUEUE_BYTES`]
+    /// bytes wait unread: then nothing more is sent, and the engine forfeits when its answer
+    /// does not come).
     pub fn send(&mut self, line: &str) -> bool {
-        let Some(stdin) = self.stdin.as_mut() else {
+        let Some(stdin) = self.stdin.as_ref() else {
             return false;
         };
-        let ok = writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
-            .is_ok();
+        let queued = self.unread.load(Ordering::Acquire);
+        let ok = queued.saturating_add(line.len()) <= WRITE_QUEUE_BYTES && {
+            self.unread.fetch_add(line.len(), Ordering::AcqRel);
+            stdin.try_send(line.to_string()).is_ok()
+        };
         if !ok {
             self.stdin = None;
         }
@@ -94,15 +127,15 @@ impl Process {
     }
 
     /// Asks the engine to quit, waits up to `grace` for it, then kills it.
-    pub fn stop(&mut self, quit: &str, grace: std::time::Duration) {
+    pub fn stop(&mut self, quit: &str, grace: Duration) {
         self.send(quit);
         self.stdin = None;
-        let until = Instant::now() + grace;
+        let until = super::later(Instant::now(), grace);
         while Instant::now() < until {
             if self.exit_status().is_some() {
                 return;
             }
-            thread::sleep(std::time::Duration::from_millis(5));
+            thread::sleep(Duration::from_millis(5));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -118,42 +151,82 @@ impl Drop for Process {
     }
 }
 
-fn read_lines(stdout: impl Read, seat: usize, events: &Sender<Event>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buf = Vec::new();
-    loop {
+/// Writes the lines sent to an engine, each with its newline, until the queue is closed (then
+/// the engine's input is closed) or the engine no longer reads. A thread of its own: an engine
+/// that does not read blocks this thread, never the referee.
+fn write_lines(mut stdin: ChildStdin, lines: &Receiver<String>, unread: &AtomicUsize) {
+    for line in lines {
+        let written = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        if written.is_err() {
+            return;
+        }
+        unread.fetch_sub(line.len(), Ordering::AcqRel);
+    }
+}
+
+/// Reads the engine's output as lines into `events` until it ends, the game is over (the
+/// channel is gone), or it breaks a bound: a line longer than [`MAX_LINE`], more than
+/// [`MAX_LINES_PER_SECOND`] lines or [`MAX_BYTES_PER_SECOND`] bytes in a second. Then it sends
+/// [`Said::Overflow`] and stops reading, so the engine's writes block; the referee forfeits it.
+/// It holds at most one line of [`MAX_LINE`] bytes, whatever the engine writes.
+fn read_lines(stdout: impl Read, seat: usize, events: &SyncSender<Event>) {
+    let mut reader = BufReader::with_capacity(MAX_LINE, stdout);
+    let mut buf = Vec::with_capacity(1024);
+    let mut window = Instant::now();
+    let (mut lines, mut bytes) = (0u32, 0usize);
+    let send = |said| {
+        events
+            .send(Event {
+                seat,
+                at: Instant::now(),
+                said,
+            })
+            .is_ok()
+    };
+    let last = loop {
         buf.clear();
-        match (&mut reader)
-            .take(MAX_LINE as u64)
-            .read_until(b'\n', &mut buf)
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                if buf.last() != Some(&b'\n') && buf.len() >= MAX_LINE {
-                    // Skip the rest of an overlong line.
-                    let mut skip = Vec::new();
-                    if reader.read_until(b'\n', &mut skip).is_err() {
-                        break;
-                    }
+        // One byte more than a line may hold (its newline): a longer read is an overlong line.
+        let limit = (MAX_LINE + 2) as u64;
+        match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break Said::Closed,
+            Ok(n) => {
+                let mut line = &buf[..];
+                if line.last() == Some(&b'\n') {
+                    line = &line[..line.len() - 1];
                 }
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                let event = Event {
-                    seat,
-                    at: Instant::now(),
-                    said: Said::Line(line),
-                };
-                if events.send(event).is_err() {
+                if line.last() == Some(&b'\r') {
+                    line = &line[..line.len() - 1];
+                }
+                if line.len() > MAX_LINE {
+                    break Said::Overflow(format!("sent a line longer than {MAX_LINE} bytes"));
+                }
+                if window.elapsed() >= Duration::from_secs(1) {
+                    window = Instant::now();
+                    (lines, bytes) = (0, 0);
+                }
+                lines += 1;
+                bytes += n;
+                if lines > MAX_LINES_PER_SECOND {
+                    break Said::Overflow(format!(
+                        "flooded: more than {MAX_LINES_PER_SECOND} lines in a second"
+                    ));
+                }
+                if bytes > MAX_BYTES_PER_SECOND {
+                    break Said::Overflow(format!(
+                        "flooded: more than {MAX_BYTES_PER_SECOND} bytes in a second"
+                    ));
+                }
+                let text = String::from_utf8_lossy(line).into_owned();
+                if !send(Said::Line(text)) {
                     return;
                 }
             }
         }
-    }
-    let _ = events.send(Event {
-        seat,
-        at: Instant::now(),
-        said: Said::Closed,
-    });
+    };
+    let _ = send(last);
 }
 
 /// What an engine's line means to the referee.
@@ -226,6 +299,8 @@ fn uci_line(input: &str) -> IResult<&str, Meaning> {
         map(preceded((tag("bestmove"), space1), token), |m: &str| {
             Meaning::Move(m.to_string())
         }),
+        // `bestmove` with nothing after it is an empty move: garbage, not chatter.
+        value(Meaning::Move(String::new()), all_consuming(tag("bestmove"))),
         map(preceded(info_string("commit"), token), |d: &str| {
             Meaning::Commit(d.to_string())
         }),
@@ -303,6 +378,7 @@ fn cecp_line(input: &str) -> IResult<&str, Meaning> {
         map(preceded((tag("move"), space1), token), |m: &str| {
             Meaning::Move(m.to_string())
         }),
+        value(Meaning::Move(String::new()), all_consuming(tag("move"))),
         map(preceded((tag("commit"), space1), token), |d: &str| {
             Meaning::Commit(d.to_string())
         }),
@@ -403,7 +479,9 @@ mod tests {
         );
         assert_eq!(m("id name Quill 0.1"), Meaning::IdName("Quill 0.1".into()));
         assert_eq!(m("uciok"), Meaning::UciOk);
-        assert_eq!(m("bestmove"), Meaning::Unknown);
+        assert_eq!(m("bestmove"), Meaning::Move(String::new()));
+        assert_eq!(m("bestmove "), Meaning::Move(String::new()));
+        assert_eq!(m("bestmoves e2e4"), Meaning::Unknown);
         assert_eq!(m("hello"), Meaning::Unknown);
     }
 
@@ -432,6 +510,8 @@ mod tests {
         assert_eq!(m("# strategy a:1"), Meaning::Chatter);
         assert_eq!(m("resign"), Meaning::Resign);
         assert_eq!(m("pong 3"), Meaning::Pong("3".into()));
+        assert_eq!(m("move "), Meaning::Move(String::new()));
+        assert_eq!(m("moves"), Meaning::Unknown);
         assert_eq!(m("zzz"), Meaning::Unknown);
     }
 }

@@ -3,11 +3,10 @@
 //! records the game. It never trusts a claim: a move that does not parse, an illegal move, a
 //! crash, a silence past the clock, a false claim or a move out of turn forfeits the game.
 
-use std::collections::VecDeque;
 use std::fs::File;
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,9 +15,30 @@ use crate::game::{Game, Outcome};
 use crate::notation::{Turn, WireMove, parse_move};
 use crate::variant::{Side, Variant};
 
-use super::engine::{Event, Meaning, Process, Said, meaning};
+use super::engine::{MAX_LINE, Meaning, Process, Said, meaning};
+use super::inbox::{Dialogue, Inbox};
+use super::later;
 use super::results::{GameRecord, GameResult};
 use super::seat::{Dialect, EngineSpec, Limits, Seat};
+
+/// Longest piece of an engine's text quoted in a reason (the results file, the PGN).
+pub const MAX_QUOTED: usize = 100;
+
+/// An engine's text as quoted in a reason: at most [`MAX_QUOTED`] bytes (cut at a character
+/// boundary, with `…` when cut), so that a record stays short whatever the engine sent.
+fn shown(text: &str) -> String {
+    if text.len() <= MAX_QUOTED {
+        return text.to_string();
+    }
+    let mut end = MAX_QUOTED;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Lines typed ahead by a person that wait for the referee; the reader blocks beyond.
+pub const TYPED_AHEAD: usize = 64;
 
 /// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -90,21 +110,39 @@ pub struct Terminal {
 }
 
 impl Terminal {
-    /// The terminal of this process: standard input read on a thread, standard output.
+    /// The terminal of this process: standard input read on a thread, standard output. A
+    /// typed line is kept up to [`MAX_LINE`] bytes (the rest of a longer one is read and
+    /// dropped, in pieces of that size), and at most [`TYPED_AHEAD`] lines wait to be read.
     pub fn stdio() -> Terminal {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(TYPED_AHEAD);
         std::thread::spawn(move || {
-            let stdin = std::io::stdin();
-            let mut line = String::new();
+            let mut stdin = std::io::stdin().lock();
+            let mut line = Vec::new();
             loop {
                 line.clear();
-                match stdin.read_line(&mut line) {
+                match (&mut stdin)
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut line)
+                {
                     Ok(0) | Err(_) => {
                         let _ = tx.send(None);
                         return;
                     }
                     Ok(_) => {
-                        if tx.send(Some(line.trim().to_string())).is_err() {
+                        let mut skip = Vec::new();
+                        while line.last() != Some(&b'\n') {
+                            skip.clear();
+                            match (&mut stdin)
+                                .take(MAX_LINE as u64)
+                                .read_until(b'\n', &mut skip)
+                            {
+                                Ok(0) | Err(_) => break,
+                                Ok(_) if skip.last() == Some(&b'\n') => break,
+                                Ok(_) => {}
+                            }
+                        }
+                        let text = String::from_utf8_lossy(&line).trim().to_string();
+                        if tx.send(Some(text)).is_err() {
                             return;
                         }
                     }
@@ -174,9 +212,9 @@ impl Clock {
     /// How long the seat may take before it is out of time or considered hung.
     fn allowance(&self, margin: Duration, move_timeout: Duration) -> Duration {
         match (self.limits.clock, self.limits.movetime) {
-            (Some(_), Some(t)) => self.left.min(t) + margin,
-            (Some(_), None) => self.left + margin,
-            (None, Some(t)) => t + margin,
+            (Some(_), Some(t)) => self.left.min(t).saturating_add(margin),
+            (Some(_), None) => self.left.saturating_add(margin),
+            (None, Some(t)) => t.saturating_add(margin),
             (None, None) => move_timeout,
         }
     }
@@ -186,13 +224,13 @@ impl Clock {
         let Some(c) = self.limits.clock else {
             return true;
         };
-        if used > self.left + margin {
+        if used > self.left.saturating_add(margin) {
             return false;
         }
-        self.left = self.left.saturating_sub(used) + c.inc;
+        self.left = self.left.saturating_sub(used).saturating_add(c.inc);
         self.moves += 1;
         if c.moves > 0 && self.moves.is_multiple_of(c.moves) {
-            self.left += c.base;
+            self.left = self.left.saturating_add(c.base);
         }
         true
     }
@@ -205,56 +243,9 @@ impl Clock {
     }
 }
 
-/// The events of a game, buffered per seat so that one seat can be waited for while the other's
-/// lines are kept in order.
-struct Inbox {
-    rx: Receiver<Event>,
-    pending: [VecDeque<Event>; 2],
-    log: Option<File>,
-}
-
-impl Inbox {
-    /// The next event of `seat` before `deadline`.
-    fn next_from(&mut self, seat: usize, deadline: Instant) -> Option<Event> {
-        if let Some(e) = self.pending[seat].pop_front() {
-            return Some(e);
-        }
-        loop {
-            let e = self.recv(deadline)?;
-            if e.seat == seat {
-                return Some(e);
-            }
-            self.pending[e.seat].push_back(e);
-        }
-    }
-
-    /// The next event of either seat before `deadline`.
-    fn next_any(&mut self, deadline: Instant) -> Option<Event> {
-        for q in &mut self.pending {
-            if let Some(e) = q.pop_front() {
-                return Some(e);
-            }
-        }
-        self.recv(deadline)
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Option<Event> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.rx.recv_timeout(wait) {
-            Ok(e) => {
-                if let (Some(log), Said::Line(line)) = (&mut self.log, &e.said) {
-                    let _ = writeln!(log, "{} < {line}", e.seat);
-                }
-                Some(e)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-}
-
 /// A seat during a game.
 enum Player {
-    Engine(EnginePlayer),
+    Engine(Box<EnginePlayer>),
     Human(String, Terminal),
 }
 
@@ -263,7 +254,7 @@ struct EnginePlayer {
     spec: EngineSpec,
     seat: usize,
     process: Process,
-    log: Option<File>,
+    log: Dialogue,
     /// CECP: `usermove=1` was offered.
     usermove: bool,
     /// CECP: `ping=1` was offered.
@@ -280,15 +271,13 @@ struct EnginePlayer {
 
 impl EnginePlayer {
     fn send(&mut self, line: &str) -> bool {
-        if let Some(log) = &mut self.log {
-            let _ = writeln!(log, "{} > {line}", self.seat);
-        }
+        self.log.line(self.seat, '>', line);
         self.process.send(line)
     }
 
     fn crashed(&mut self, what: &str) -> Forfeit {
         // Give the process a moment to be reaped, for its exit status.
-        let until = Instant::now() + Duration::from_millis(200);
+        let until = later(Instant::now(), Duration::from_millis(200));
         while self.process.exit_status().is_none() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -297,6 +286,11 @@ impl EnginePlayer {
             .exit_status()
             .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
         forfeit(self.seat, format!("{} {status} {what}", self.spec.name))
+    }
+
+    /// The forfeit of an engine that broke a bound on its output.
+    fn overflowed(&self, why: &str) -> Forfeit {
+        forfeit(self.seat, format!("{} {why}", self.spec.name))
     }
 
     /// Reads lines of this engine until `want` accepts one, before `deadline`.
@@ -316,6 +310,7 @@ impl EnginePlayer {
             };
             match event.said {
                 Said::Closed => return Err(self.crashed(&format!("while waiting for {what}"))),
+                Said::Overflow(why) => return Err(self.overflowed(&why)),
                 Said::Line(line) => {
                     let m = meaning(self.spec.dialect, &line);
                     if let Some(t) = want(self, m) {
@@ -341,7 +336,7 @@ impl EnginePlayer {
             }
             Dialect::Cecp => return Ok(()),
         };
-        let deadline = Instant::now() + START_TIMEOUT;
+        let deadline = later(Instant::now(), START_TIMEOUT);
         let name = self.spec.name.clone();
         let seat = self.seat;
         self.wait_for(inbox, deadline, "isready/ping", |_, m| match m {
@@ -349,7 +344,7 @@ impl EnginePlayer {
             Meaning::Pong(n) if expected.as_ref() == Some(&n) => Some(Ok(())),
             Meaning::Move(m) | Meaning::Commit(m) => Some(Err(forfeit(
                 seat,
-                format!("{name} moved out of turn ({m})"),
+                format!("{name} moved out of turn ({})", shown(&m)),
             ))),
             _ => None,
         })?
@@ -362,7 +357,7 @@ impl EnginePlayer {
         variant: Variant,
         wants_commit: bool,
     ) -> Result<(), Forfeit> {
-        let deadline = Instant::now() + START_TIMEOUT;
+        let deadline = later(Instant::now(), START_TIMEOUT);
         let name = self.spec.name.clone();
         match self.spec.dialect {
             Dialect::Uci => {
@@ -398,13 +393,14 @@ impl EnginePlayer {
                 let mut sealed = false;
                 let mut done = false;
                 // The features may come in several lines; `done=0` suspends the timer.
-                let mut until = Instant::now() + Duration::from_secs(2);
+                let mut until = later(Instant::now(), Duration::from_secs(2));
                 while !done {
                     let Some(event) = inbox.next_from(self.seat, until) else {
                         break;
                     };
                     let line = match event.said {
                         Said::Closed => return Err(self.crashed("during the handshake")),
+                        Said::Overflow(why) => return Err(self.overflowed(&why)),
                         Said::Line(l) => l,
                     };
                     if let Meaning::Features(pairs) = meaning(Dialect::Cecp, &line) {
@@ -517,13 +513,16 @@ fn repetition_key(game: &Game) -> String {
 
 /// Plays one game between `seats[0]` (White) and `seats[1]` (Black).
 pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -> GameReport {
-    let (tx, rx) = mpsc::channel();
-    let log = setup.log.as_ref().and_then(|p| File::create(p).ok());
-    let inbox = Inbox {
-        rx,
-        pending: [VecDeque::new(), VecDeque::new()],
-        log: log.as_ref().and_then(|f| f.try_clone().ok()),
-    };
+    let log = setup
+        .log
+        .as_ref()
+        .and_then(|p| File::create(p).ok())
+        .map_or_else(Dialogue::default, Dialogue::new);
+    let dialects = seats.map(|s| match s {
+        Seat::Engine(e) => Some(e.dialect),
+        Seat::Human { .. } => None,
+    });
+    let (inbox, tx) = Inbox::new(dialects, log.clone());
     let names = [seats[0].name().to_string(), seats[1].name().to_string()];
     let game = match &setup.opening.fen {
         Some(fen) => Game::from_fen(setup.variant, fen),
@@ -551,18 +550,18 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
     for (i, seat) in seats.iter().enumerate() {
         match seat {
             Seat::Engine(spec) => match Process::spawn(spec, i, tx.clone()) {
-                Ok(process) => players.push(Player::Engine(EnginePlayer {
+                Ok(process) => players.push(Player::Engine(Box::new(EnginePlayer {
                     spec: spec.clone(),
                     seat: i,
                     process,
-                    log: log.as_ref().and_then(|f| f.try_clone().ok()),
+                    log: log.clone(),
                     usermove: false,
                     ping: false,
                     pings: 1,
                     variant_option: false,
                     commit_option: false,
                     score: None,
-                })),
+                }))),
                 Err(e) => {
                     failed.get_or_insert(forfeit(i, format!("{} could not start: {e}", spec.name)));
                     players.push(Player::Human(String::new(), Terminal::none()));
@@ -806,14 +805,19 @@ impl Table {
         };
         match said {
             Said::Closed => Err(e.crashed("while the opponent was thinking")),
+            Said::Overflow(why) => Err(e.overflowed(&why)),
             Said::Line(line) => match meaning(e.spec.dialect, &line) {
                 Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
                     i,
-                    format!("{} moved out of turn ({m})", self.names[i]),
+                    format!("{} moved out of turn ({})", self.names[i], shown(&m)),
                 )),
                 Meaning::Claim(r, why) => Err(forfeit(
                     i,
-                    format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                    format!(
+                        "{} made a false claim: {r} {{{}}}",
+                        self.names[i],
+                        shown(&why)
+                    ),
                 )),
                 Meaning::Resign => Err(Forfeit {
                     seat: i,
@@ -822,7 +826,11 @@ impl Table {
                 }),
                 Meaning::Refusal(r) => Err(forfeit(
                     i,
-                    format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                    format!(
+                        "{} refused a legal move: Illegal move{}",
+                        self.names[i],
+                        shown(&r)
+                    ),
                 )),
                 _ => Ok(()),
             },
@@ -833,7 +841,7 @@ impl Table {
     /// out of turn. Returns the move as written and when it came, or a commitment.
     fn answer(&mut self, i: usize, asked: Instant, watch_other: bool) -> Result<Answer, Forfeit> {
         let allowance = self.clocks[i].allowance(self.setup.margin, self.setup.move_timeout);
-        let deadline = asked + allowance;
+        let deadline = later(asked, allowance);
         let mut garbage = 0;
         loop {
             let event = if watch_other {
@@ -867,6 +875,7 @@ impl Table {
             };
             let line = match event.said {
                 Said::Closed => return Err(e.crashed("while thinking")),
+                Said::Overflow(why) => return Err(e.overflowed(&why)),
                 Said::Line(l) => l,
             };
             match meaning(e.spec.dialect, &line) {
@@ -876,7 +885,11 @@ impl Table {
                 Meaning::Claim(r, why) => {
                     return Err(forfeit(
                         i,
-                        format!("{} made a false claim: {r} {{{why}}}", self.names[i]),
+                        format!(
+                            "{} made a false claim: {r} {{{}}}",
+                            self.names[i],
+                            shown(&why)
+                        ),
                     ));
                 }
                 Meaning::Resign => {
@@ -889,7 +902,11 @@ impl Table {
                 Meaning::Refusal(r) => {
                     return Err(forfeit(
                         i,
-                        format!("{} refused a legal move: Illegal move{r}", self.names[i]),
+                        format!(
+                            "{} refused a legal move: Illegal move{}",
+                            self.names[i],
+                            shown(&r)
+                        ),
                     ));
                 }
                 Meaning::Unknown => {
@@ -897,7 +914,7 @@ impl Table {
                     if garbage > MAX_GARBAGE {
                         return Err(forfeit(
                             i,
-                            format!("{} printed garbage: {line}", self.names[i]),
+                            format!("{} printed garbage: {}", self.names[i], shown(&line)),
                         ));
                     }
                 }
@@ -928,7 +945,11 @@ impl Table {
         parse_move(written).ok_or_else(|| {
             forfeit(
                 i,
-                format!("{} sent garbage for a move: '{written}'", self.names[i]),
+                format!(
+                    "{} sent garbage for a move: '{}'",
+                    self.names[i],
+                    shown(written)
+                ),
             )
         })
     }
@@ -1093,7 +1114,10 @@ impl Table {
 
     /// Waits for seat `i` to open its commitment `digest`; a wrong opening forfeits.
     fn opening(&mut self, i: usize, digest: &str) -> Result<(String, String), Forfeit> {
-        let deadline = Instant::now() + self.setup.margin + Duration::from_secs(5);
+        let deadline = later(
+            Instant::now(),
+            self.setup.margin.saturating_add(Duration::from_secs(5)),
+        );
         let name = self.names[i].clone();
         let Player::Engine(e) = &mut self.players[i] else {
             unreachable!("only engines commit")
@@ -1265,10 +1289,9 @@ impl Table {
         for p in &mut self.players {
             if let Player::Engine(e) = p {
                 let quit = "quit";
-                if let Some(log) = &mut e.log {
-                    let _ = writeln!(log, "{} > {quit}", e.seat);
-                }
+                e.log.line(e.seat, '>', quit);
                 e.process.stop(quit, Duration::from_millis(500));
+                e.log.flush();
             }
         }
         self.tell_humans(&format!("game over: {outcome}"));
@@ -1422,6 +1445,15 @@ mod tests {
         let c = Game::from_fen(Variant::Apocalypse, "npppn/p3p/5/P3P/NPPPN w - - 0 1 1/0").unwrap();
         assert_eq!(repetition_key(&a), repetition_key(&b));
         assert_ne!(repetition_key(&a), repetition_key(&c));
+    }
+
+    #[test]
+    fn quoted_engine_text_is_cut() {
+        assert_eq!(shown("e2e4"), "e2e4");
+        let long = "é".repeat(MAX_QUOTED);
+        let cut = shown(&long);
+        assert!(cut.len() <= MAX_QUOTED + '…'.len_utf8(), "{}", cut.len());
+        assert!(cut.ends_with('…') && cut.starts_with("éé"));
     }
 
     #[test]

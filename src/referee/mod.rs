@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod inbox;
 pub mod pgn;
 pub mod results;
 pub mod seat;
@@ -20,7 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::rng::Rng;
@@ -30,6 +31,29 @@ use game::{Adjudication, GameReport, GameSetup, Opening, Terminal};
 use results::{GameRecord, ResultsFile};
 use seat::Seat;
 use stats::{Decision, Sprt, Summary};
+
+/// `at + d`, or as late as can be told when that is past what an `Instant` holds (a deadline
+/// of decades is as good as never; time arithmetic never panics).
+pub fn later(at: Instant, d: Duration) -> Instant {
+    at.checked_add(d)
+        .or_else(|| at.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(at)
+}
+
+/// Largest openings file (`--openings`), in bytes.
+pub const MAX_OPENINGS_BYTES: u64 = 64 * 1024 * 1024;
+/// Most games in a match.
+pub const MAX_GAMES: u32 = 1_000_000;
+/// Most games played at once.
+pub const MAX_CONCURRENCY: usize = 256;
+/// Most random opening turns.
+pub const MAX_OPENING_TURNS: u32 = 1_000;
+/// Highest turn cap of a game (`--max-turns`).
+pub const MAX_TURNS: u32 = 100_000;
+/// Longest margin past the clock, in milliseconds (`--margin-ms`).
+pub const MAX_MARGIN_MS: u64 = 60_000;
+/// Longest move timeout, in seconds (`--move-timeout`): a day.
+pub const MAX_MOVE_TIMEOUT: u64 = 86_400;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -152,6 +176,87 @@ impl MatchConfig {
         if self.games == 0 {
             return Err(MatchError::Config("a match of 0 games".into()));
         }
+        let caps = [
+            ("games", u64::from(self.games), u64::from(MAX_GAMES)),
+            (
+                "concurrency",
+                self.concurrency as u64,
+                MAX_CONCURRENCY as u64,
+            ),
+            (
+                "opening-turns",
+                u64::from(self.opening_turns),
+                u64::from(MAX_OPENING_TURNS),
+            ),
+            (
+                "max-turns",
+                u64::from(self.adjudication.max_turns),
+                u64::from(MAX_TURNS),
+            ),
+            (
+                "margin-ms",
+                u64::try_from(self.margin.as_millis()).unwrap_or(u64::MAX),
+                MAX_MARGIN_MS,
+            ),
+            (
+                "move-timeout",
+                self.move_timeout.as_secs(),
+                MAX_MOVE_TIMEOUT,
+            ),
+        ];
+        for (what, value, max) in caps {
+            if value > max {
+                return Err(MatchError::Config(format!(
+                    "--{what} {value} is more than the maximum, {max}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a resumed file holding a record that is not of this match: a game number
+    /// outside the match or this shard, a pair that is not the game's, seats that are not this
+    /// match's in this game's colours.
+    fn check_records(&self, file: &ResultsFile, records: &[GameRecord]) -> Result<(), MatchError> {
+        for r in records {
+            let (white, black) = if r.game % 2 == 0 { (0, 1) } else { (1, 0) };
+            let why = if r.game >= self.games {
+                Some(format!(
+                    "game {} is not among the {} games of this match",
+                    r.game, self.games
+                ))
+            } else if (r.game / 2) % self.shard.1 != self.shard.0 {
+                Some(format!(
+                    "game {} is not of shard {}/{}",
+                    r.game, self.shard.0, self.shard.1
+                ))
+            } else if r.pair != r.game / 2 {
+                Some(format!(
+                    "game {} is of pair {}, not {}",
+                    r.game,
+                    r.game / 2,
+                    r.pair
+                ))
+            } else if r.white != self.seats[white].name() || r.black != self.seats[black].name() {
+                Some(format!(
+                    "game {} is between {} and {}, not {} (White) and {} (Black)",
+                    r.game,
+                    r.white,
+                    r.black,
+                    self.seats[white].name(),
+                    self.seats[black].name()
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(MatchError::Config(format!(
+                    "{}:{}: refused: {why}; remove the line to resume",
+                    file.path().display(),
+                    file.line_of(r.game).unwrap_or(0)
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -231,6 +336,15 @@ impl MatchConfig {
 /// # Errors
 /// The file cannot be read, or a FEN is not a position of the variant.
 pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, MatchError> {
+    let size = fs::metadata(path)
+        .map_err(|e| MatchError::Io(path.to_owned(), e))?
+        .len();
+    if size > MAX_OPENINGS_BYTES {
+        return Err(MatchError::Config(format!(
+            "{}: {size} bytes is more than the maximum for an openings file, {MAX_OPENINGS_BYTES}",
+            path.display()
+        )));
+    }
     let text = fs::read_to_string(path).map_err(|e| MatchError::Io(path.to_owned(), e))?;
     let mut fens = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -252,41 +366,49 @@ pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, Match
 }
 
 /// Drops from a PGN file every game whose round is not among `done` (a game cut off by a kill,
-/// or written before its result line was), and repeated rounds.
+/// or written before its result line was), and repeated rounds. It works on the file's bytes,
+/// whatever they are (invalid UTF-8, CRLF endings): a game starts at a line `[Event `, its round
+/// is its `[Round "N"]` line, and it is complete when it ends with an empty line.
 fn clean_pgn(path: &Path, done: &HashSet<u32>) -> Result<(), MatchError> {
     let io = |e| MatchError::Io(path.to_owned(), e);
-    let Ok(text) = fs::read_to_string(path) else {
-        return Ok(());
+    let text = match fs::read(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
     };
-    let mut kept = String::new();
-    let mut seen = HashSet::new();
-    let mut chunks: Vec<&str> = Vec::new();
-    let mut start = 0;
-    for (i, _) in text.match_indices("[Event ") {
-        if i > start && (i == 0 || text.as_bytes()[i - 1] == b'\n') {
-            chunks.push(&text[start..i]);
-            start = i;
-        }
+    let mut starts: Vec<usize> = (0..text.len())
+        .filter(|&i| (i == 0 || text[i - 1] == b'\n') && text[i..].starts_with(b"[Event "))
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
     }
-    chunks.push(&text[start..]);
-    for chunk in chunks {
-        let round = chunk.lines().find_map(|l| {
-            l.strip_prefix("[Round \"")?
-                .strip_suffix("\"]")?
-                .parse::<u32>()
-                .ok()
+    starts.push(text.len());
+    let mut kept = Vec::new();
+    let mut seen = HashSet::new();
+    for w in starts.windows(2) {
+        let chunk = &text[w[0]..w[1]];
+        let round = chunk.split(|&b| b == b'\n').find_map(|l| {
+            let l = l.strip_suffix(b"\r").unwrap_or(l);
+            let n = l.strip_prefix(b"[Round \"")?.strip_suffix(b"\"]")?;
+            std::str::from_utf8(n).ok()?.parse::<u32>().ok()
         });
-        let complete = chunk.ends_with("\n\n");
+        let complete = chunk.ends_with(b"\n\n") || chunk.ends_with(b"\r\n\r\n");
         if let Some(r) = round
             && r >= 1
             && complete
             && done.contains(&(r - 1))
             && seen.insert(r)
         {
-            kept.push_str(chunk);
+            kept.extend_from_slice(chunk);
         }
     }
     if kept != text {
+        log::warn!(
+            "{}: keeping {} of {} bytes: the games recorded in the results file, once each",
+            path.display(),
+            kept.len(),
+            text.len()
+        );
         let tmp = path.with_extension("pgn.tmp");
         fs::write(&tmp, &kept).map_err(io)?;
         fs::rename(&tmp, path).map_err(io)?;
@@ -365,19 +487,23 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     config.check()?;
     let signature = config.signature();
     let (mut file, mut records) = if config.resume && config.results.exists() {
-        let (file, records) = ResultsFile::open_resume(&config.results)?;
+        let (file, records) =
+            ResultsFile::open_resume_or_restart(&config.results, Some(&signature))?;
         if file.header_extra() != signature {
             return Err(MatchError::Config(format!(
-                "{} is from another match ({}); this one is {signature}",
+                "{} is from another match ('{}'); this one is '{signature}': give another \
+                 --results file",
                 config.results.display(),
-                file.header_extra()
+                file.header_extra().escape_debug()
             )));
         }
+        config.check_records(&file, &records)?;
         (file, records)
     } else {
         if config.results.exists() {
             return Err(MatchError::Config(format!(
-                "{} exists: use --resume to continue it, or another file",
+                "{} exists: use --resume to continue it (an empty file or a torn header line \
+                 is started over), or another file",
                 config.results.display()
             )));
         }
@@ -566,6 +692,13 @@ mod tests {
         );
         fs::write(&path, text).unwrap();
         clean_pgn(&path, &HashSet::from([0, 2])).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), game(1));
+        // Bytes that are not UTF-8 do not stop the cleaning.
+        let mut bytes = game(1).into_bytes();
+        bytes.extend_from_slice(b"[Event \"x\xff\"]\n[Round \"2\"]\n\n1. a2a3 *\n\n");
+        bytes.extend_from_slice(game(2).as_bytes());
+        fs::write(&path, bytes).unwrap();
+        clean_pgn(&path, &HashSet::from([0])).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), game(1));
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -96,10 +96,18 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::BadHeader { path, found } if found.is_empty() => write!(
+                f,
+                "{}:1: the file is empty or its header line is torn (a crash while the match \
+                 started?): resume it with --resume, or remove it",
+                path.display()
+            ),
             Error::BadHeader { path, found } => write!(
                 f,
-                "{}:1: not a results file: the first line should be '{HEADER}', got '{found}'",
-                path.display()
+                "{}:1: not a results file: the first line should start with '{HEADER}', got \
+                 '{}'; give another --results file, or move this one away",
+                path.display(),
+                found.escape_debug()
             ),
             Error::BadLine { path, line, reason } => {
                 write!(f, "{}:{line}: {reason}", path.display())
@@ -186,11 +194,7 @@ impl ResultsFile {
             lines: HashMap::new(),
             next_line: 2,
         };
-        let header = if results.header_extra.is_empty() {
-            format!("{HEADER}\n")
-        } else {
-            format!("{HEADER} {}\n", results.header_extra)
-        };
+        let header = header_line(&results.header_extra);
         results.write_synced(&header)?;
         Ok(results)
     }
@@ -203,6 +207,20 @@ impl ResultsFile {
     /// [`Error::Io`], [`Error::BadHeader`], and for a complete line [`Error::BadLine`] or
     /// [`Error::Duplicate`].
     pub fn open_resume(path: &Path) -> Result<(ResultsFile, Vec<GameRecord>), Error> {
+        Self::open_resume_or_restart(path, None)
+    }
+
+    /// As [`ResultsFile::open_resume`], but a file that holds no complete line and whose bytes
+    /// begin the header `quill-results 1 HEADER_EXTRA` (empty, or torn by a crash while it was
+    /// being created, so no game is recorded in it) is given its header again, as
+    /// [`ResultsFile::create`] would have written it.
+    ///
+    /// # Errors
+    /// As [`ResultsFile::open_resume`].
+    pub fn open_resume_or_restart(
+        path: &Path,
+        header_extra: Option<&str>,
+    ) -> Result<(ResultsFile, Vec<GameRecord>), Error> {
         let io = |source| Error::Io {
             path: path.to_owned(),
             source,
@@ -212,8 +230,30 @@ impl ResultsFile {
             .append(true)
             .open(path)
             .map_err(io)?;
+        check_size(path, file.metadata().map_err(io)?.len())?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
+        if let Some(extra) = header_extra
+            && !bytes.contains(&b'\n')
+            && header_line(&sanitize(extra)).as_bytes().starts_with(&bytes)
+        {
+            log::warn!(
+                "{}: no complete header ({} bytes): writing it again",
+                path.display(),
+                bytes.len()
+            );
+            file.set_len(0).map_err(io)?;
+            let mut results = ResultsFile {
+                path: path.to_owned(),
+                file,
+                header_extra: sanitize(extra),
+                lines: HashMap::new(),
+                next_line: 2,
+            };
+            let header = header_line(&results.header_extra);
+            results.write_synced(&header)?;
+            return Ok((results, Vec::new()));
+        }
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let parsed = parse_file(path, &bytes[..complete])?;
         if complete < bytes.len() {
@@ -265,6 +305,11 @@ impl ResultsFile {
         &self.header_extra
     }
 
+    /// The line (from 1) that records game `game`, if any.
+    pub fn line_of(&self, game: u32) -> Option<usize> {
+        self.lines.get(&game).copied()
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -281,17 +326,55 @@ impl ResultsFile {
     }
 }
 
+/// The header line (with its newline) for a sanitized `header_extra`.
+fn header_line(header_extra: &str) -> String {
+    if header_extra.is_empty() {
+        format!("{HEADER}\n")
+    } else {
+        format!("{HEADER} {header_extra}\n")
+    }
+}
+
 /// Reads every record of a results file without changing it; a torn last line is ignored.
 ///
 /// # Errors
 /// As [`ResultsFile::open_resume`].
 pub fn read_all(path: &Path) -> Result<Vec<GameRecord>, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    let io = |source| Error::Io {
         path: path.to_owned(),
         source,
-    })?;
+    };
+    check_size(path, std::fs::metadata(path).map_err(io)?.len())?;
+    let bytes = std::fs::read(path).map_err(io)?;
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     parse_file(path, &bytes[..complete]).map(|p| p.records)
+}
+
+/// Largest results file read back (`--resume`, `quill merge`): far more than the longest match
+/// writes (a record is a few hundred bytes), and a bound on what a hostile file can cost.
+pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
+
+/// Longest line of a results file read back.
+pub const MAX_RESULTS_LINE: usize = 64 * 1024;
+
+/// Refuses a results file larger than [`MAX_RESULTS_BYTES`].
+fn check_size(path: &Path, size: u64) -> Result<(), Error> {
+    if size > MAX_RESULTS_BYTES {
+        return Err(Error::BadLine {
+            path: path.to_owned(),
+            line: 1,
+            reason: format!(
+                "the file has {size} bytes, more than a results file may ({MAX_RESULTS_BYTES})"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// A line without the carriage return of a CRLF ending: line endings are not part of a
+/// record or of the header.
+fn strip_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
 }
 
 /// The contents of a results file.
@@ -304,7 +387,7 @@ struct Parsed {
 /// Parses the complete lines of a file (`bytes` ends with a newline, or is empty).
 fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
     let mut lines = bytes.split(|&b| b == b'\n');
-    let header = lines.next().unwrap_or_default();
+    let header = strip_cr(lines.next().unwrap_or_default());
     let header = String::from_utf8_lossy(header);
     let header_extra = if bytes.is_empty() {
         None
@@ -316,6 +399,12 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
             .and_then(|extra| extra.strip_prefix(' '))
             .map(str::to_owned)
     };
+    if bytes.windows(2).any(|w| w == b"\r\n") {
+        log::warn!(
+            "{}: CRLF line endings (the file was edited on Windows?): read as plain newlines",
+            path.display()
+        );
+    }
     let Some(header_extra) = header_extra else {
         return Err(Error::BadHeader {
             path: path.to_owned(),
@@ -337,7 +426,13 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
             line,
             reason,
         };
-        let text = std::str::from_utf8(raw).map_err(|_| bad("not UTF-8".to_owned()))?;
+        if raw.len() > MAX_RESULTS_LINE {
+            return Err(bad(format!(
+                "a line of {} bytes; no record is longer than {MAX_RESULTS_LINE}",
+                raw.len()
+            )));
+        }
+        let text = std::str::from_utf8(strip_cr(raw)).map_err(|_| bad("not UTF-8".to_owned()))?;
         let record = GameRecord::parse_line(text).map_err(bad)?;
         if let Some(&first_line) = parsed.lines.get(&record.game) {
             return Err(Error::Duplicate {
@@ -453,6 +548,18 @@ mod tests {
     }
 
     #[test]
+    fn an_overlong_line_is_refused_unparsed() {
+        let path = temp_path("overlong");
+        let good = record(0, GameResult::WhiteWins).to_string();
+        let long = "x".repeat(MAX_RESULTS_LINE + 1);
+        std::fs::write(&path, format!("{HEADER}\n{good}\n{long}\n")).unwrap();
+        let err = read_all(&path).unwrap_err();
+        assert!(matches!(err, Error::BadLine { line: 3, .. }), "{err}");
+        assert!(err.to_string().contains("a line of 65537 bytes"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
     fn damage_is_an_error_naming_the_line() {
         let path = temp_path("damage");
         let good = record(0, GameResult::WhiteWins).to_string();
@@ -485,6 +592,42 @@ mod tests {
         }
         std::fs::write(&path, format!("{HEADER}\n")).unwrap();
         assert_eq!(read_all(&path).unwrap(), vec![]);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn crlf_endings_are_not_part_of_the_header_or_the_records() {
+        let path = temp_path("crlf");
+        let good = record(0, GameResult::WhiteWins);
+        std::fs::write(&path, format!("{HEADER} seed=7\r\n{good}\r\n")).unwrap();
+        let (mut f, games) = ResultsFile::open_resume(&path).unwrap();
+        assert_eq!(f.header_extra(), "seed=7");
+        assert_eq!(games, vec![good]);
+        f.append(&record(1, GameResult::Draw)).unwrap();
+        assert_eq!(read_all(&path).unwrap().len(), 2);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn an_empty_or_torn_header_restarts_only_for_its_own_match() {
+        let path = temp_path("torn-header");
+        let full = format!("{HEADER} seed=7 a=x\n");
+        for cut in [0, 5, full.len() - 1] {
+            std::fs::write(&path, &full[..cut]).unwrap();
+            let err = ResultsFile::open_resume(&path).unwrap_err();
+            assert!(matches!(err, Error::BadHeader { .. }), "{cut}: {err}");
+            let (mut f, games) =
+                ResultsFile::open_resume_or_restart(&path, Some("seed=7 a=x")).unwrap();
+            assert!(games.is_empty());
+            f.append(&record(0, GameResult::Draw)).unwrap();
+            drop(f);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.starts_with(&full), "{cut}: {text:?}");
+            assert_eq!(read_all(&path).unwrap().len(), 1);
+        }
+        // Another match's torn header is not taken over.
+        std::fs::write(&path, &full[..full.len() - 2]).unwrap();
+        assert!(ResultsFile::open_resume_or_restart(&path, Some("seed=8 a=x")).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }

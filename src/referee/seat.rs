@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::{char, digit1, u32 as dec_u32, u64 as dec_u64};
-use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::character::complete::char;
+use nom::combinator::{all_consuming, map, opt, value};
 use nom::sequence::{preceded, separated_pair};
 use nom::{IResult, Parser};
 
@@ -152,46 +152,78 @@ enum Word {
     Dir(String),
     Proto(Dialect),
     Option(String, String),
-    Tc(Clock),
-    St(Duration),
-    Depth(u32),
-    Nodes(u64),
+    Tc(String),
+    St(String),
+    Depth(String),
+    Nodes(String),
     Human,
 }
 
-/// Seconds as `12`, `0.5`, or `1:30` (minutes:seconds).
-fn seconds(input: &str) -> IResult<&str, Duration> {
-    alt((
-        map(separated_pair(dec_u64, char(':'), decimal), |(m, s)| {
-            Duration::from_secs(m * 60) + s
-        }),
-        decimal,
-    ))
-    .parse(input)
+/// Longest time a seat word may give (`tc=` base and increment, `st=`): a day, in seconds.
+pub const MAX_SECONDS: u64 = 86_400;
+/// Most moves of a clock session (`tc=MOVES/…`).
+pub const MAX_SESSION_MOVES: u32 = 10_000;
+/// Deepest `depth=`.
+pub const MAX_DEPTH: u32 = 10_000;
+/// Most `nodes=`.
+pub const MAX_NODES: u64 = 1_000_000_000_000_000;
+
+/// A whole number of at most `max`, for the word `word`.
+fn whole<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
+    word: &str,
+    text: &str,
+    max: T,
+) -> Result<T, String> {
+    let n = if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        // All digits: only too many of them fails to parse.
+        text.parse::<T>().ok().filter(|n| *n <= max)
+    } else {
+        return Err(format!("{word}: '{text}' is not a whole number"));
+    };
+    n.ok_or_else(|| format!("{word}: {text} is more than the maximum, {max}"))
 }
 
-fn decimal(input: &str) -> IResult<&str, Duration> {
-    map_res(recognize((digit1, opt((char('.'), digit1)))), |s: &str| {
-        s.parse::<f64>().map(Duration::from_secs_f64)
-    })
-    .parse(input)
+/// Seconds as `12`, `0.5`, or `1:30` (minutes:seconds), at most [`MAX_SECONDS`].
+fn seconds(word: &str, text: &str) -> Result<Duration, String> {
+    let decimal = |t: &str| -> Result<f64, String> {
+        let (int, frac) = t.split_once('.').unwrap_or((t, "0"));
+        let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        if !digits(int) || !digits(frac) {
+            return Err(format!(
+                "{word}: '{text}' is not seconds (12, 0.5 or MINUTES:SECONDS)"
+            ));
+        }
+        // Digits only: a finite number (or one too large, which the cap below refuses).
+        t.parse::<f64>().map_err(|e| format!("{word}: {e}"))
+    };
+    let secs = match text.split_once(':') {
+        Some((m, sec)) => {
+            // At most a day of minutes: exact in an f64.
+            let minutes = whole(word, m, MAX_SECONDS / 60)? as f64;
+            minutes * 60.0 + decimal(sec)?
+        }
+        None => decimal(text)?,
+    };
+    let max = MAX_SECONDS as f64;
+    if secs > max {
+        return Err(format!(
+            "{word}: {text} seconds is more than the maximum, {MAX_SECONDS} s"
+        ));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("{word}: {e}"))
 }
 
 /// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`.
-fn clock(input: &str) -> IResult<&str, Clock> {
-    map(
-        (
-            opt((dec_u32, char('/'))),
-            seconds,
-            opt(preceded(char('+'), seconds)),
-        ),
-        |(moves, base, inc)| Clock {
-            moves: moves.map_or(0, |(m, _)| m),
-            base,
-            inc: inc.unwrap_or_default(),
-        },
-    )
-    .parse(input)
+fn clock(word: &str, text: &str) -> Result<Clock, String> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => (whole(word, m, MAX_SESSION_MOVES)?, rest),
+        None => (0, text),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (seconds(word, b)?, seconds(word, i)?),
+        None => (seconds(word, rest)?, Duration::ZERO),
+    };
+    Ok(Clock { moves, base, inc })
 }
 
 fn rest(input: &str) -> IResult<&str, String> {
@@ -221,10 +253,10 @@ fn word(input: &str) -> IResult<&str, Word> {
             ),
             |(k, v): (&str, Option<String>)| Word::Option(k.to_string(), v.unwrap_or_default()),
         ),
-        map(preceded(tag("tc="), clock), Word::Tc),
-        map(preceded(tag("st="), seconds), Word::St),
-        map(preceded(tag("depth="), dec_u32), Word::Depth),
-        map(preceded(tag("nodes="), dec_u64), Word::Nodes),
+        map(preceded(tag("tc="), rest), Word::Tc),
+        map(preceded(tag("st="), rest), Word::St),
+        map(preceded(tag("depth="), rest), Word::Depth),
+        map(preceded(tag("nodes="), rest), Word::Nodes),
     )))
     .parse(input)
 }
@@ -298,10 +330,10 @@ pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Resu
                 options.retain(|(old, _): &(String, String)| *old != k);
                 options.push((k, v));
             }
-            Word::Tc(c) => limits.clock = Some(c),
-            Word::St(t) => limits.movetime = Some(t),
-            Word::Depth(d) => limits.depth = Some(d),
-            Word::Nodes(n) => limits.nodes = Some(n),
+            Word::Tc(c) => limits.clock = Some(clock("tc", &c)?),
+            Word::St(t) => limits.movetime = Some(seconds("st", &t)?),
+            Word::Depth(d) => limits.depth = Some(whole("depth", &d, MAX_DEPTH)?),
+            Word::Nodes(n) => limits.nodes = Some(whole("nodes", &n, MAX_NODES)?),
         }
     }
     let name = name.unwrap_or_else(|| default_name.to_string());
@@ -384,6 +416,37 @@ mod tests {
             vec!["cmd=./quill --log q.log", "name=a", "option.X="]
         );
         assert!(split_words("cmd='x").is_err());
+    }
+
+    #[test]
+    fn numbers_are_capped_with_an_error_naming_the_word() {
+        for (bad, word) in [
+            ("tc=18446744073709551615", "tc:"),
+            ("tc=99999999999999999999", "tc:"),
+            ("tc=1/18446744073709551615", "tc:"),
+            ("tc=10+18446744073709551615", "tc:"),
+            ("tc=18446744073709551615:00", "tc:"),
+            ("tc=86401", "tc:"),
+            ("tc=-1", "tc:"),
+            ("tc=", "'tc='"),
+            ("tc=1e9", "tc:"),
+            ("st=18446744073709551615", "st:"),
+            ("st=1.", "st:"),
+            ("depth=4294967296", "depth:"),
+            ("depth=10001", "depth:"),
+            ("nodes=18446744073709551616", "nodes:"),
+        ] {
+            let err = parse_seat(&words(&format!("cmd=q {bad}")), &[], "a").unwrap_err();
+            assert!(err.starts_with(word), "{bad}: {err}");
+        }
+        let Seat::Engine(e) = parse_seat(&words("cmd=q tc=10000/1440:00+86400"), &[], "a").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            e.limits.clock.unwrap().base,
+            Duration::from_secs(MAX_SECONDS)
+        );
     }
 
     #[test]

@@ -336,8 +336,16 @@ impl Session {
                 Some(pending) => out.extend(pending.lines),
                 None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
             },
-            // Mid-turn, XBoard relays the other side's null ply as `setboard` (see plies.rs).
-            CecpCommand::SetBoard(_) if self.cecp.plies != Plies::Idle && !self.cecp.force => {
+            // XBoard may relay a null ply as `setboard` (see plies::is_null_relay).
+            CecpCommand::SetBoard(ref fen)
+                if self.in_plies()
+                    && plies::is_null_relay(
+                        self.core.game(),
+                        &self.cecp.plies,
+                        self.cecp.force,
+                        fen,
+                    ) =>
+            {
                 self.cecp_ply(Turn::Single(WireMove::Pass), out);
             }
             CecpCommand::SetBoard(fen) => match self
@@ -492,7 +500,10 @@ impl Session {
         self.core.variant().xboard_plies() && !self.cecp.turns_accepted
     }
 
-    /// One XBoard ply of a multi-part turn (see plies.rs).
+    /// One XBoard ply of a multi-part turn (see plies.rs). Every ply is checked against the
+    /// rules; a wrong one is refused with `Illegal move` and leaves the position and the ply
+    /// state as they were, so that XBoard's takeback and the engine agree and a corrected ply
+    /// is accepted.
     fn cecp_ply(&mut self, turn: Turn, out: &mut Vec<String>) {
         let Turn::Single(mv) = &turn else {
             return out.push(format!(
@@ -500,39 +511,46 @@ impl Session {
             ));
         };
         let game = self.core.game();
-        match std::mem::take(&mut self.cecp.plies) {
-            Plies::Idle => match plies::read_p1(game, mv) {
-                Ok(partial) => {
-                    if !self.cecp.force {
-                        out.push(format!("move {}", plies::answer_p2(game, &partial)));
-                    }
-                    self.cecp.plies = Plies::Received {
-                        partial,
-                        p2_seen: !self.cecp.force,
-                    };
+        let before = std::mem::take(&mut self.cecp.plies);
+        let checked = match &before {
+            Plies::Idle => plies::read_p1(game, mv).map(|partial| {
+                if !self.cecp.force {
+                    out.push(format!("move {}", plies::answer_p2(game, &partial)));
                 }
-                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
-            },
+                Plies::Received {
+                    partial,
+                    p2_seen: !self.cecp.force,
+                }
+            }),
+            // In force mode the GUI relays the opponent's P2 as well.
             Plies::Received {
                 partial,
                 p2_seen: false,
-            } => {
-                // In force mode the GUI relays the opponent's P2 as well.
-                self.cecp.plies = Plies::Received {
-                    partial,
-                    p2_seen: true,
-                };
-            }
+            } => plies::check_p2(game, partial, mv).map(|()| Plies::Received {
+                partial: partial.clone(),
+                p2_seen: true,
+            }),
             Plies::Received {
                 partial,
                 p2_seen: true,
             } => match plies::complete(game, partial, mv) {
-                Ok(whole) => self.cecp_turn(Turn::Single(whole), out),
-                Err(e) => out.push(format!("Illegal move ({e}): {mv}")),
+                Ok(whole) => return self.cecp_turn(Turn::Single(whole), out),
+                Err(e) => Err(e),
             },
-            Plies::Sent { turn, p3 } => {
-                out.push(format!("move {p3}"));
-                self.finish_own_turn(&turn, out);
+            Plies::Sent { turn, p3 } => match plies::check_own_p2(game, turn, mv) {
+                Ok(()) => {
+                    out.push(format!("move {p3}"));
+                    let turn = turn.clone();
+                    return self.finish_own_turn(&turn, out);
+                }
+                Err(e) => Err(e),
+            },
+        };
+        match checked {
+            Ok(next) => self.cecp.plies = next,
+            Err(e) => {
+                out.push(format!("Illegal move ({e}): {}", plies::shown(mv)));
+                self.cecp.plies = before;
             }
         }
     }

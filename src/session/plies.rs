@@ -14,6 +14,10 @@
 //!
 //! A pawn leg that ends on XBoard's first or last rank carries the suffix `p` ("stays a pawn"),
 //! or XBoard may promote it on its own board.
+//!
+//! Every ply that comes in is checked ([`read_p1`], [`check_p2`], [`check_own_p2`],
+//! [`complete`]); the session leaves its state unchanged when one is refused, because XBoard
+//! takes a refused ply back without telling the engine anything more.
 
 use crate::game::Game;
 use crate::geometry::Square;
@@ -126,12 +130,35 @@ pub fn decode_pagan(pos: &pagan::Position, mv: &WireMove) -> Result<WireMove, St
         [a, _] => (a.from, a.to),
         _ => return Err(format!("'{mv}' is not a move")),
     };
+    // The kill square of a two-leg form: `FV,VT` as sent, `FT,V?` as XBoard relays Black's.
+    let kill = match legs.as_slice() {
+        [a, c] if a.to == c.from => Some(a.to),
+        [_, c] => Some(c.from),
+        _ => None,
+    };
     let promotion = promotion.filter(|&c| c != 'p');
     let quill = WireMove::Legs {
         legs: vec![Leg { from, to }],
         promotion,
     };
-    pos.parse_move(&quill).map(|_| quill).map_err(|e| e.0)
+    let m = pos.parse_move(&quill).map_err(|e| e.0)?;
+    // XBoard removes the piece on a kill square, so the two-leg form is right exactly when the
+    // move withdraws from a dead piece, which leaves the game.
+    let g = pagan::geometry();
+    let dead_victim = pos
+        .withdrawal_victim(m)
+        .filter(|&v| pagan::is_dead(v))
+        .map(|v| g.square(usize::from(v)));
+    match (dead_victim, kill) {
+        (Some(v), Some(k)) if v == k => Ok(quill),
+        (Some(v), _) => Err(format!(
+            "the withdrawal removes the dead piece on {v} from the game: write {from}{v},{v}{to}"
+        )),
+        (None, Some(k)) => Err(format!(
+            "nothing leaves the game on {k}: the move is the plain {from}{to}"
+        )),
+        (None, None) => Ok(quill),
+    }
 }
 
 /// The P2 answer to a Pagan move: the victim's owner puts it on its dead-board square, by a
@@ -161,6 +188,11 @@ pub fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, String> {
     let legs = match mv {
         WireMove::Pass => return Ok(Vec::new()),
         WireMove::Drop { .. } => return Err("a drop is not the first ply of a turn".into()),
+        WireMove::Legs {
+            promotion: Some(c), ..
+        } if *c != 'p' => {
+            return Err(format!("pawns never promote here ('{c}')"));
+        }
         WireMove::Legs { legs, .. } => legs,
     };
     // A pawn leg (with or without XBoard's `p`), plain or with its displacement.
@@ -174,6 +206,11 @@ pub fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, String> {
     let displaces = pos
         .piece_at(to)
         .is_some_and(|c| !c.eq_ignore_ascii_case(&'p'));
+    if place.is_some() && !displaces {
+        return Err(format!(
+            "no supporter is displaced on {to}: the pawn leg is the plain move {from}{to}"
+        ));
+    }
     let mut out = vec![Leg { from, to }];
     if displaces {
         out.push(Leg {
@@ -222,7 +259,17 @@ pub fn p2(pos: &Position, legs: &[Leg]) -> String {
 pub fn whole(mut legs: Vec<Leg>, p3: &WireMove) -> Result<WireMove, String> {
     match p3 {
         WireMove::Pass => {}
-        WireMove::Legs { legs: more, .. } if more.len() == 1 => legs.extend_from_slice(more),
+        WireMove::Legs {
+            legs: more,
+            promotion: None,
+        } if more.len() == 1 => legs.extend_from_slice(more),
+        WireMove::Legs {
+            promotion: Some(c), ..
+        } => {
+            return Err(format!(
+                "a supporter move takes no promotion suffix ('{c}')"
+            ));
+        }
         other => return Err(format!("'{other}' is not the last ply of a turn")),
     }
     if legs.is_empty() {
@@ -247,6 +294,9 @@ fn legs_of(partial: &WireMove) -> Vec<Leg> {
 /// # Errors
 /// Why the ply cannot begin a legal turn.
 pub fn read_p1(game: &Game, mv: &WireMove) -> Result<WireMove, String> {
+    if let Some(outcome) = game.outcome() {
+        return Err(format!("the game is over ({outcome})"));
+    }
     match game {
         Game::Gladiator(pos) => {
             let legs = check_p1(pos, decode_p1(pos, mv)?)?;
@@ -273,15 +323,122 @@ pub fn answer_p2(game: &Game, partial: &WireMove) -> String {
     }
 }
 
-/// The opponent's whole turn from its partial turn and P3.
+/// Whether a received ply is the expected one: the same null, the same drop (XBoard may write
+/// the piece letter in either case) or the same move.
+fn same_ply(expected: &WireMove, got: &WireMove) -> bool {
+    match (expected, got) {
+        (WireMove::Drop { piece: a, to: x }, WireMove::Drop { piece: b, to: y }) => {
+            a.eq_ignore_ascii_case(b) && x == y
+        }
+        _ => expected == got,
+    }
+}
+
+/// A piece's name from its letter, for messages.
+fn piece_name(letter: char) -> &'static str {
+    match letter.to_ascii_lowercase() {
+        'p' => "pawn",
+        'n' => "knight",
+        'b' => "bishop",
+        'r' => "rook",
+        'q' => "queen",
+        'k' => "king",
+        'w' => "wazir",
+        'a' => "alchemist",
+        'g' => "pagan",
+        _ => "piece",
+    }
+}
+
+/// Checks the middle ply P2 of a turn whose first ply made `partial`: it belongs to the
+/// opponent and is exactly determined by the turn ([`answer_p2`]); anything else is refused.
 ///
 /// # Errors
-/// When P3 cannot end the turn.
-pub fn complete(game: &Game, partial: WireMove, p3: &WireMove) -> Result<WireMove, String> {
+/// Why the ply is not P2, naming the one expected.
+pub fn check_p2(game: &Game, partial: &WireMove, mv: &WireMove) -> Result<(), String> {
+    let text = answer_p2(game, partial);
+    let expected = crate::notation::parse_move(&text).unwrap_or(WireMove::Pass);
+    if same_ply(&expected, mv) {
+        return Ok(());
+    }
+    let why = match (game, &expected) {
+        (Game::Pagan(_), WireMove::Pass) => "nothing reincarnates".to_string(),
+        (_, WireMove::Pass) => "the opponent moves nothing in the middle of a turn".to_string(),
+        (Game::Pagan(_), WireMove::Drop { piece, to }) => {
+            format!("the captured {} reincarnates on {to}", piece_name(*piece))
+        }
+        (Game::Pagan(pos), WireMove::Legs { legs, .. }) => format!(
+            "the captured {} on {} reincarnates on {}",
+            piece_name(pos.piece_at(legs[0].from).unwrap_or('?')),
+            legs[0].from,
+            legs[0].to
+        ),
+        (_, WireMove::Drop { piece, to }) => {
+            format!("the displaced {} goes to {to}", piece_name(*piece))
+        }
+        (_, WireMove::Legs { .. }) => "the turn fixes the middle ply".to_string(),
+    };
+    Err(format!("{why}: expected {text}"))
+}
+
+/// Checks the opponent's P2 of the engine's own `turn` (whose P1 the engine has sent).
+///
+/// # Errors
+/// Why the ply is not P2, naming the one expected.
+pub fn check_own_p2(game: &Game, turn: &WireMove, mv: &WireMove) -> Result<(), String> {
+    let partial = split(game, turn)
+        .and_then(|(p1, _)| crate::notation::parse_move(&p1))
+        .and_then(|p1| read_p1(game, &p1).ok());
+    match partial {
+        Some(partial) => check_p2(game, &partial, mv),
+        None => Err("the engine's own turn cannot be read".into()),
+    }
+}
+
+/// Whether a `setboard FEN` is XBoard's relay of a null ply rather than a new position. XBoard
+/// sends the position after a null ply instead of `@@@@` under the `super` parent and, in Edit
+/// Game mode, for a person's null ply in every variant. Mid-turn out of force mode any
+/// `setboard` is the null ply; in force mode it is when its side to move is the one after a
+/// null ply at this point; between turns when, in addition, its board is the current one.
+pub fn is_null_relay(game: &Game, plies: &Plies, force: bool, fen: &str) -> bool {
+    let mut fields = fen.split_whitespace();
+    let (Some(board), Some(stm), Some(mover)) = (fields.next(), fields.next(), game.side_to_move())
+    else {
+        return false;
+    };
+    let board = board.split('[').next().unwrap_or(board);
+    let after_null = match plies {
+        Plies::Idle | Plies::Received { p2_seen: true, .. } => mover.opponent(),
+        Plies::Received { p2_seen: false, .. } | Plies::Sent { .. } => mover,
+    };
+    let stm_after_null = stm.len() == 1 && stm.starts_with(after_null.letter());
+    match plies {
+        Plies::Idle => stm_after_null && game.fen().split_whitespace().next() == Some(board),
+        _ => !force || stm_after_null,
+    }
+}
+
+/// A received ply as XBoard writes it (a null as `@@@@`), for messages.
+pub fn shown(mv: &WireMove) -> String {
+    match mv {
+        WireMove::Pass => NULL.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The opponent's whole turn from its partial turn and P3, checked against the rules.
+///
+/// # Errors
+/// Why P3 cannot end the turn.
+pub fn complete(game: &Game, partial: &WireMove, p3: &WireMove) -> Result<WireMove, String> {
     match game {
-        Game::Pagan(_) if *p3 == WireMove::Pass => Ok(partial),
-        Game::Pagan(_) => Err(format!("'{p3}': the third ply of a Pagan turn is @@@@")),
-        _ => whole(legs_of(&partial), p3),
+        Game::Gladiator(pos) => {
+            let turn = whole(legs_of(partial), p3)?;
+            pos.parse_turn(&turn).map(|_| turn).map_err(|e| e.0)
+        }
+        Game::Pagan(_) if *p3 == WireMove::Pass => Ok(partial.clone()),
+        Game::Pagan(_) => Err("the third ply of a Pagan turn is always @@@@".into()),
+        Game::Apocalypse(_) => Err("not a game shown in plies".into()),
     }
 }
 
@@ -311,5 +468,33 @@ mod tests {
             "d4e5,e5h3"
         );
         assert_eq!(p2(&pos, &black), "N@h3");
+    }
+
+    #[test]
+    fn the_middle_ply_is_exactly_the_expected_one() {
+        let pos = Position::from_fen(Rules::Brawl, "4k3/1p6/8/4n3/3P4/8/8/B3K3 w - - 0 1").unwrap();
+        let game = Game::Gladiator(pos);
+        let p1 = read_p1(&game, &parse_move("d4h3,h3e5").unwrap()).unwrap();
+        for ok in ["N@h3", "n@h3"] {
+            assert_eq!(check_p2(&game, &p1, &parse_move(ok).unwrap()), Ok(()));
+        }
+        for wrong in ["@@@@", "N@g3", "B@h3", "e8e7"] {
+            let e = check_p2(&game, &p1, &parse_move(wrong).unwrap()).unwrap_err();
+            assert!(e.ends_with("expected N@h3"), "{wrong}: {e}");
+        }
+        let plain = read_p1(&game, &parse_move("d4d5").unwrap());
+        assert!(plain.is_err(), "d4d5 is no pawn move here");
+        let two_legs = read_p1(&game, &parse_move("d4c5,c5b6").unwrap()).unwrap_err();
+        assert!(two_legs.contains("plain move d4b6"), "{two_legs}");
+    }
+
+    #[test]
+    fn a_wrong_third_ply_is_refused_by_the_rules() {
+        let game = Game::start(crate::variant::Variant::Gladiator);
+        let p1 = read_p1(&game, &parse_move("c2c7").unwrap()).unwrap();
+        assert!(complete(&game, &p1, &parse_move("c2c3").unwrap()).is_err());
+        assert!(complete(&game, &p1, &parse_move("b1c3q").unwrap()).is_err());
+        let whole = complete(&game, &p1, &parse_move("h1h2").unwrap()).unwrap();
+        assert_eq!(whole.to_string(), "c2c7,h1h2");
     }
 }

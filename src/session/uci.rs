@@ -111,7 +111,7 @@ impl Session {
                     let value = value.unwrap_or_default();
                     match Variant::from_name(&value) {
                         Some(v) => {
-                            self.reveal = None;
+                            self.uci_drop_commitment(out);
                             self.uci.refused = None;
                             self.core.set_variant(v);
                             self.announce(out);
@@ -123,7 +123,7 @@ impl Session {
                 }
             }
             UciCommand::UciNewGame => {
-                self.reveal = None;
+                self.uci_drop_commitment(out);
                 self.uci.refused = None;
                 self.core.new_game();
             }
@@ -134,7 +134,7 @@ impl Session {
                 };
                 match self.core.set_position(fen, &moves) {
                     Ok(()) => {
-                        self.reveal = None;
+                        self.uci_drop_commitment(out);
                         self.uci.refused = None;
                     }
                     Err(e) => {
@@ -153,6 +153,15 @@ impl Session {
                     Self::uci_error(out, "no committed move is waiting for the opponent's move")
                 }
             },
+        }
+    }
+
+    /// Drops a commitment that was never opened (a new position or game makes it moot); its
+    /// `go` still gets its one bestmove, `bestmove (none)`.
+    fn uci_drop_commitment(&mut self, out: &mut Vec<String>) {
+        if self.reveal.take().is_some() {
+            out.push("info string the committed move was never opened; dropped".to_string());
+            out.push(NO_MOVE.to_string());
         }
     }
 
