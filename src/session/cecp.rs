@@ -183,7 +183,7 @@ impl Session {
         self.cecp.features_sent = true;
         let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         out.push(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 san=0 colors=0 time=1 \
+            "feature ping=1 setboard=1 usermove=1 sigint=0 san=0 colors=0 time=1 \
              reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1 sealed=1 \
              turns=1"
                 .to_string(),
