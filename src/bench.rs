@@ -125,6 +125,17 @@ pub fn run(depth: u32) -> Vec<BenchLine> {
 mod tests {
     use super::*;
 
+    /// The signature `quill bench` prints at its default depth (3). A change that claims not
+    /// to alter the search must leave it as it is; one that does alter it changes this
+    /// number, and says why in its commit.
+    const SIGNATURE: u64 = 6_997_119;
+
+    #[test]
+    fn the_signature_is_pinned() {
+        let nodes: u64 = run(3).iter().map(|l| l.nodes).sum();
+        assert_eq!(nodes, SIGNATURE, "quill bench's signature moved");
+    }
+
     #[test]
     fn every_position_is_valid_and_the_signature_is_deterministic() {
         let first = run(2);

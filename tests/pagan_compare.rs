@@ -14,7 +14,7 @@
 //! reference itself reached (a FEN holds the whole state of a Pagan game) and one move, so
 //! neither implementation is fed the other's position.
 //!
-//! Without `python3` the test prints a note and passes. For a longer run, set
+//! Without `python3` the test prints a note and passes (under `CI=true` it fails). For a longer run, set
 //! `PAGAN_COMPARE_GAMES` (games per thread) and `PAGAN_COMPARE_SEED` (any number).
 
 mod common;

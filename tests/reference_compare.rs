@@ -11,7 +11,7 @@
 //! reference reached (a FEN holds the whole state of an Apocalypse game) and one turn, so the
 //! two implementations stay independent: neither is fed the other's position.
 //!
-//! Without `python3` the test prints a note and passes. For a longer run, set
+//! Without `python3` the test prints a note and passes (under `CI=true` it fails). For a longer run, set
 //! `REFERENCE_COMPARE_GAMES` (games per rule set) and `REFERENCE_COMPARE_SEED` (any number).
 
 mod common;

@@ -258,8 +258,9 @@ impl fmt::Display for Seconds {
 fn base_time(token: &str) -> Option<u32> {
     whole(
         alt((
+            // Seconds below 60: `5:99` is no time of a clock.
             map_opt(separated_pair(u32, char(':'), u32), |(m, s)| {
-                m.checked_mul(60)?.checked_add(s)
+                m.checked_mul(60)?.checked_add(s).filter(|_| s < 60)
             }),
             map_opt(u32, |m| m.checked_mul(60)),
         )),
@@ -585,5 +586,39 @@ mod tests {
     }
 
     #[test]
-    fn bad_arguments() {}
+    fn bad_arguments() {
+        let table = [
+            ("sd x", "sd: needs a whole number, got 'x'"),
+            ("sd -1", "sd: needs a whole number, got '-1'"),
+            ("st abc", "st: needs a number of seconds, got 'abc'"),
+            (
+                "level 40",
+                "level: base time needs minutes or minutes:seconds",
+            ),
+            (
+                "level 40 5:99 0",
+                "level: base time needs minutes or minutes:seconds, got '5:99'",
+            ),
+            ("time x", "time: needs a number of centiseconds, got 'x'"),
+            ("ping", "ping: needs an argument"),
+            ("ping 1 2", "ping: unexpected '2'"),
+            ("usermove zz", "usermove: needs a move, got 'zz'"),
+            (
+                "sealed purple",
+                "sealed: needs white or black, got 'purple'",
+            ),
+            ("perft", "perft: needs a whole number"),
+            ("memory x", "memory: needs a whole number, got 'x'"),
+            ("setboard", "setboard: needs a position"),
+            ("option", "option: needs an option name"),
+            (
+                "result 2-0",
+                "result: needs 1-0, 0-1, 1/2-1/2 or *, got '2-0'",
+            ),
+            ("reveal a2a3", "reveal: needs a move"),
+        ];
+        for (line, reason) in table {
+            assert_eq!(malformed(line), reason, "{line:?}");
+        }
+    }
 }

@@ -395,20 +395,42 @@ fn forced_races_have_hand_checked_values() {
 }
 
 #[test]
-fn a_knight_fork_needs_a_mixed_strategy() {
-    // White: N c3, P a2; Black: p b5 and p e5 (and nothing else). The horseman attacks
-    // nothing yet; each value must still be a fixed point of its matrix game.
+fn each_endgame_value_is_the_value_of_its_matrix_game() {
+    // White: N c3, P a2; Black: p e5 (and nothing else). The horseman attacks nothing yet;
+    // each value must still be a fixed point of its matrix game.
     let pos = seed("4p/5/2N2/P4/5");
     let eg = Endgame::solve(&pos, 100_000, 1e-12, 10_000).unwrap();
     assert!(eg.residual <= 1e-12);
     let (white, black, payoff) = eg.matrix(&pos).unwrap();
-    let v = Solver::new().solve(&payoff, white.len(), black.len()).value;
-    assert!((v - eg.value(&pos).unwrap()).abs() < 1e-9);
+    let sol = Solver::new()
+        .solve(&payoff, white.len(), black.len())
+        .clone();
+    assert!((sol.value - eg.value(&pos).unwrap()).abs() < 1e-9);
+}
+
+#[test]
+fn horsemen_facing_each_other_need_a_mixed_strategy() {
+    // White: N b4, P c2; Black: n d4, p c4, reached from the stored 4n/1p3/5/2P2/N4. Each
+    // side must keep the other guessing: no pure move is an equilibrium, for either side (the
+    // best pure guarantees differ by half the payoff scale).
+    let pos = seed("5/1Npn1/5/2P2/5");
+    let eg = Endgame::solve(&pos, 1_000_000, 1e-12, 100_000).unwrap();
+    let (white, black, payoff) = eg.matrix(&pos).unwrap();
+    let sol = Solver::new()
+        .solve(&payoff, white.len(), black.len())
+        .clone();
+    let support = |p: &[f64]| p.iter().filter(|&&x| x > 1e-9).count();
+    assert!(
+        support(&sol.rows) >= 2 && support(&sol.cols) >= 2,
+        "a pure equilibrium: {:?} {:?}",
+        sol.rows,
+        sol.cols
+    );
 }
 
 #[test]
 fn exploitability_of_an_equilibrium_is_zero_and_of_a_blunder_positive() {
-    let pos = seed("2n2/3p1/5/1P3/5");
+    let pos = seed("4n/1p3/5/2P2/N4");
     let eg = Endgame::solve(&pos, 1_000_000, 1e-12, 100_000).unwrap();
     let (white, black, payoff) = eg.matrix(&pos).unwrap();
     let sol = Solver::new()
@@ -445,5 +467,15 @@ fn exploitability_of_an_equilibrium_is_zero_and_of_a_blunder_positive() {
     let e = eg
         .exploitability(&pos, Side::White, &[(white[worst], 1.0)])
         .unwrap();
-    assert!(e.exploitability >= 0.0);
+    // The blunder loses what its worst reply takes from the game's value.
+    let row_min = payoff[worst * black.len()..(worst + 1) * black.len()]
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        (e.exploitability - (sol.value - row_min)).abs() < 1e-9,
+        "{e:?}, value {}, worst reply {row_min}",
+        sol.value
+    );
+    assert!(e.exploitability > 0.1, "{e:?}");
 }

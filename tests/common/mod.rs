@@ -342,7 +342,7 @@ pub struct Answer<D> {
 #[allow(dead_code)]
 impl Reference {
     /// Starts `tests/reference/{script} serve`; without `python3`, prints a note and returns
-    /// `None` (the comparison is skipped).
+    /// `None` (the comparison is skipped), except under `CI=true`, where it fails.
     pub fn start(script: &str) -> Option<Reference> {
         let script = root().join("tests/reference").join(script);
         let mut child = match Command::new("python3")
@@ -355,6 +355,12 @@ impl Reference {
         {
             Ok(c) => c,
             Err(e) => {
+                // CI must compare: a missing python3 there is a failure, not a skip.
+                assert!(
+                    std::env::var("CI").as_deref() != Ok("true"),
+                    "python3 is not available ({e}) and CI=true: the reference comparison \
+                     cannot be skipped"
+                );
                 eprintln!("note: python3 is not available ({e}); reference comparison skipped");
                 return None;
             }
