@@ -1,5 +1,7 @@
-//! The transposition table: a fixed number (a power of two) of 16-byte entries in buckets of
-//! two, indexed by the low bits of a position key and checked by its high 32 bits. The first
+//! The transposition table: as many 16-byte entries in buckets of two as fit in the size
+//! asked for (`Hash 100` is 100 MiB, not 64), indexed by the low 32 bits of a position key
+//! (masked when the bucket count is a power of two, else mapped by a multiply) and checked by
+//! its high 32 bits. The first
 //! entry of a bucket keeps the deepest result of the current search, the second the latest
 //! other one; the same position keeps its deeper result unless the new one is exact.
 
@@ -59,6 +61,8 @@ pub struct Table {
     slots: Vec<Slot>,
     mib: usize,
     age: u8,
+    /// Whether the bucket count is a power of two (the index is then a mask of the key).
+    power_of_two: bool,
 }
 
 /// Bytes of one entry.
@@ -78,18 +82,19 @@ impl Table {
         if mib > Self::MAX_MIB {
             return Err(format!("at most {} MiB, not {mib}", Self::MAX_MIB));
         }
-        let wanted = (mib << 20) / SLOT_BYTES;
-        let count = if wanted < 2 {
-            2
-        } else {
-            1usize << (usize::BITS - 1 - wanted.leading_zeros())
-        };
+        // Whole buckets of two entries, at least one.
+        let count = ((mib << 20) / SLOT_BYTES / 2).max(1) * 2;
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(count)
             .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
         slots.resize(count, Slot::default());
-        Ok(Table { slots, mib, age: 0 })
+        Ok(Table {
+            slots,
+            mib,
+            age: 0,
+            power_of_two: (count / 2).is_power_of_two(),
+        })
     }
 
     /// The size asked for, in MiB.
@@ -120,7 +125,13 @@ impl Table {
 
     /// The first slot of the bucket of `key`.
     fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.slots.len() - 2)
+        if self.power_of_two {
+            (key as usize) & (self.slots.len() - 2)
+        } else {
+            // The low 32 bits scaled to the bucket count (fewer than 2^32 buckets).
+            let buckets = (self.slots.len() / 2) as u64;
+            (((key & 0xffff_ffff) * buckets) >> 32) as usize * 2
+        }
     }
 
     /// The entry stored for `key`, if any.
@@ -191,12 +202,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_are_powers_of_two_of_16_byte_entries() {
+    fn a_table_fills_the_size_asked_for_with_16_byte_entries() {
         assert_eq!(SLOT_BYTES, 16);
         assert_eq!(Table::new(1).unwrap().len(), 65_536);
-        assert_eq!(Table::new(3).unwrap().len(), 131_072);
+        assert_eq!(Table::new(3).unwrap().len(), 196_608);
+        assert_eq!(Table::new(100).unwrap().len() * SLOT_BYTES, 100 << 20);
         assert_eq!(Table::new(0).unwrap().len(), 2);
         assert!(Table::new(Table::MAX_MIB + 1).is_err());
+    }
+
+    #[test]
+    fn every_key_maps_into_a_table_of_any_size() {
+        for mib in [1, 3, 100] {
+            let mut t = Table::new(mib).unwrap();
+            for key in [0, 1, u64::MAX, 0xffff_ffff, 0x8000_0000_0000_0000, 0x1234_5678_9abc] {
+                let i = t.bucket(key);
+                assert!(i + 1 < t.len() && i % 2 == 0, "{mib} MiB, key {key:x}: {i}");
+                t.store(key, 3, Bound::Exact, 11, Some(5));
+                assert_eq!(t.probe(key).map(|h| h.score), Some(11));
+            }
+        }
+        // Keys that differ only in their low bits spread over the whole table.
+        let t = Table::new(3).unwrap();
+        let top = (0..4096u64).map(|k| t.bucket(k << 20)).max().unwrap();
+        assert!(top > t.len() * 9 / 10, "{top} of {}", t.len());
     }
 
     #[test]
