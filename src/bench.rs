@@ -97,8 +97,7 @@ pub fn run(depth: u32) -> Vec<BenchLine> {
             let side = game.side_to_move().unwrap_or(Side::White);
             let limits = Limits {
                 depth: Some(depth),
-                time: None,
-                nodes: None,
+                ..Limits::default()
             };
             let started = Instant::now();
             let choice = player::choose(

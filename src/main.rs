@@ -554,6 +554,8 @@ fn run_exploit(args: &ExploitArgs) -> ExitCode {
             .is_none()
             .then(|| Duration::from_millis(args.movetime)),
         nodes: None,
+        // As `go movetime`: the time is used whole.
+        exact: args.depth.is_none(),
     };
     let fens: Vec<&str> = if args.fens.is_empty() {
         endgame::fens(endgame::ENDGAMES)

@@ -117,11 +117,15 @@ pub trait Searchable: Clone {
 pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
-    /// Time budget: the search stops by it (hard limit) and starts no new iteration past
-    /// half of it (soft limit).
+    /// Time budget: the search stops by it (hard limit) and, unless `exact`, starts no new
+    /// iteration that would most likely not finish in it (past half of it in the alternating
+    /// search, a third in the sealed one).
     pub time: Option<Duration>,
     /// Node budget.
     pub nodes: Option<u64>,
+    /// The time is to be used whole (`go movetime`): iterations go on until it runs out,
+    /// and the answer is the last completed one.
+    pub exact: bool,
 }
 
 /// The result of a search.
@@ -744,7 +748,7 @@ fn run<P: Searchable>(
             break;
         }
         // The soft limit: the next iteration would most likely not finish in time.
-        if limits.time.is_some_and(|t| s.started.elapsed() * 2 > t) {
+        if !limits.exact && limits.time.is_some_and(|t| s.started.elapsed() * 2 > t) {
             break;
         }
     }

@@ -215,7 +215,14 @@ mod tests {
     fn every_key_maps_into_a_table_of_any_size() {
         for mib in [1, 3, 100] {
             let mut t = Table::new(mib).unwrap();
-            for key in [0, 1, u64::MAX, 0xffff_ffff, 0x8000_0000_0000_0000, 0x1234_5678_9abc] {
+            for key in [
+                0,
+                1,
+                u64::MAX,
+                0xffff_ffff,
+                0x8000_0000_0000_0000,
+                0x1234_5678_9abc,
+            ] {
                 let i = t.bucket(key);
                 assert!(i + 1 < t.len() && i % 2 == 0, "{mib} MiB, key {key:x}: {i}");
                 t.store(key, 3, Bound::Exact, 11, Some(5));

@@ -124,6 +124,8 @@ impl Clock {
             depth: self.depth,
             nodes: None,
             time: time.map(super::core::duration_ms),
+            // `st` is the time a move takes (CECP: "exactly"), used whole.
+            exact: self.per_move_ms.is_some(),
         }
     }
 }

@@ -374,6 +374,8 @@ fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
         } else {
             params.movetime.or(clock).map(super::core::duration_ms)
         },
+        // `movetime` is the time to use; a clock's budget is a most.
+        exact: params.movetime.is_some() && !infinite,
     }
 }
 
@@ -409,4 +411,52 @@ pub(super) fn info_line(choice: &Choice, secret: bool) -> String {
         Score::Mate(n) => format!("mate {n}"),
     };
     format!("info depth {depth} score {score} nodes {nodes} time {ms} pv {pv}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn limits(go: &str, side: Side, sealed: bool) -> Limits {
+        match uci::parse(go) {
+            Ok(UciCommand::Go(params)) => limits_of(&params, side, sealed),
+            other => panic!("{go}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn movetime_is_used_whole_and_a_clock_is_a_budget() {
+        let l = limits("go movetime 1000", Side::White, false);
+        assert_eq!((l.time, l.exact), (Some(Duration::from_secs(1)), true));
+        let l = limits("go wtime 60000 btime 1000", Side::White, false);
+        // 60 s over 30 moves: 2 s typical, a hard limit of twice that, no more than half.
+        assert_eq!(l.time, Some(Duration::from_millis(3990)));
+        assert!(!l.exact);
+        // 1 s over 30 moves: 33 ms typical, twice that less 10 ms for the answer to travel.
+        let l = limits("go wtime 60000 btime 1000", Side::Black, false);
+        assert_eq!(l.time, Some(Duration::from_millis(56)));
+        let l = limits("go infinite movetime 5", Side::White, false);
+        assert_eq!((l.time, l.exact), (None, false));
+    }
+
+    #[test]
+    fn mate_and_huge_numbers_become_bounded_limits() {
+        assert_eq!(limits("go mate 3", Side::White, false).depth, Some(6));
+        assert_eq!(limits("go mate 3", Side::White, true).depth, Some(3));
+        assert_eq!(
+            limits("go mate 3 depth 2", Side::White, false).depth,
+            Some(2)
+        );
+        let l = limits(
+            "go wtime 18446744073709551615 winc 18446744073709551615 movestogo 1",
+            Side::White,
+            false,
+        );
+        assert_eq!(
+            l.time,
+            Some(Duration::from_millis(super::super::core::MAX_TIME_MS))
+        );
+    }
 }

@@ -102,10 +102,11 @@ impl Searcher<'_> {
                 break;
             }
             // Stop early when the next iteration clearly cannot finish in time.
-            if self
-                .limits
-                .time
-                .is_some_and(|t| self.started.elapsed() * 3 > t)
+            if !self.limits.exact
+                && self
+                    .limits
+                    .time
+                    .is_some_and(|t| self.started.elapsed() * 3 > t)
             {
                 break;
             }
