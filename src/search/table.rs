@@ -224,7 +224,10 @@ mod tests {
                 0x1234_5678_9abc,
             ] {
                 let i = t.bucket(key);
-                assert!(i + 1 < t.len() && i % 2 == 0, "{mib} MiB, key {key:x}: {i}");
+                assert!(
+                    i + 1 < t.len() && i.is_multiple_of(2),
+                    "{mib} MiB, key {key:x}: {i}"
+                );
                 t.store(key, 3, Bound::Exact, 11, Some(5));
                 assert_eq!(t.probe(key).map(|h| h.score), Some(11));
             }
