@@ -2,10 +2,11 @@
 //! the documented extension (`protocol-docs/sealed.md`), in each dialect and in commit–reveal
 //! mode. The referee keeps its own position with Quill's rules and checks every answer.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
+mod common;
+
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use quill::game::{Game, Outcome};
@@ -23,22 +24,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quill"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("quill starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = common::spawn_quill_lines(&[]);
         Engine {
             child,
             stdin,

@@ -20,6 +20,54 @@ use quill::game::Game;
 use quill::notation::parse_turn;
 use quill::variant::Variant;
 
+/// The `quill` binary started with piped standard input and output, `args` on its command
+/// line; a thread sends each line it prints (lossy UTF-8, with its `\n` when it had one) to
+/// the receiver, which ends when the engine closes its output.
+#[allow(dead_code)]
+pub fn spawn_quill(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quill"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("quill starts");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match reader.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    (child, stdin, lines)
+}
+
+/// [`spawn_quill`] with its lines' `\n` taken off.
+#[allow(dead_code)]
+pub fn spawn_quill_lines(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::Receiver<String>) {
+    let (child, stdin, raw) = spawn_quill(args);
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in raw {
+            let line = line.strip_suffix('\n').unwrap_or(&line).to_string();
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, stdin, lines)
+}
+
 #[allow(dead_code)]
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
