@@ -175,6 +175,17 @@ fn every_relative_link_in_the_docs_resolves() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// The comment lines from the first of `lines` on, up to the first line that is not a comment,
+/// run together with single spaces (the `#` marks removed).
+fn comment_text(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map_while(|l| l.trim_start().strip_prefix('#'))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The rules file as sections (`## N.`), each with its subsections (`### Name`) and their
 /// numbered items and bold headings.
 struct Rules {
@@ -240,6 +251,38 @@ fn check_citation(rules: &Rules, cite: &str) -> Option<String> {
     None
 }
 
+/// A text as quotations are compared: no Markdown emphasis or code marks, no bracketed insertions
+/// (`[ruling: …]`, a quoter's `[2 horsemen …]`), ASCII dashes, list items run together, single
+/// spaces.
+fn normalized(s: &str) -> String {
+    let brackets = Regex::new(r"\[[^\]]*\]").expect("a regex");
+    let items = Regex::new(r"\n\s*- ").expect("a regex");
+    let s = s
+        .replace(['`', '*'], "")
+        .replace(['\u{2013}', '\u{2212}'], "-");
+    let s = items.replace_all(&s, " ");
+    let s = brackets.replace_all(&s, " ");
+    let spaces = Regex::new(r"\s+").expect("a regex");
+    spaces
+        .replace_all(&s, " ")
+        .replace(" :", ":")
+        .replace(" ,", ",")
+        .replace(" .", ".")
+        .trim()
+        .to_string()
+}
+
+/// Why a quotation (`"…"` right after a citation) is not the rules' text, if it is not: each of
+/// its fragments (between `...` elisions and bracketed insertions) must appear in the rules.
+fn check_quote(rules: &str, quote: &str) -> Option<String> {
+    let cut = Regex::new(r"\.\.\.|\u{2026}|\[[^\]]*\]").expect("a regex");
+    cut.split(quote)
+        .map(|f| normalized(f).trim_matches([' ', '.', ',', ';']).to_string())
+        .filter(|f| f.len() >= 8)
+        .find(|f| !rules.contains(f.as_str()))
+        .map(|f| format!("the quotation {f:?} is not in the rules"))
+}
+
 /// Every broken citation of the rules in the fixtures' comments, as `file:line: message`.
 fn broken_citations(rules_path: &Path) -> Vec<String> {
     let rules = Rules {
@@ -248,8 +291,11 @@ fn broken_citations(rules_path: &Path) -> Vec<String> {
     let mut fixtures = Vec::new();
     files_under(&root().join("fixtures"), &mut fixtures);
     let mention = Regex::new(r"(\S*)rules\.md").expect("a regex");
+    let quotation = Regex::new(r#"^[^"\n]{0,40}?: "([^"]*)""#).expect("a regex");
+    let rules_text = normalized(&rules.text);
     let mut out = Vec::new();
     let mut cited = 0;
+    let (mut quoted, mut quoted_bad) = (0, 0);
     for f in fixtures {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
@@ -288,11 +334,27 @@ fn broken_citations(rules_path: &Path) -> Vec<String> {
                 let rest = &joined[whole.end()..];
                 if let Some(why) = check_citation(&rules, rest) {
                     out.push(format!("{shown}:{}: rules.md{rest:.24}…: {why}", i + 1));
+                    continue;
                 }
+                // A quotation that follows (`: "…"`, possibly over several comment lines) is
+                // the rules' own text.
+                let after = comment_text(&lines[i..]);
+                let from = after.find(whole.as_str()).map_or(0, |k| k + whole.len());
+                if let Some(q) = quotation.captures(&after[from..])
+                    && let Some(why) = check_quote(&rules_text, &q[1])
+                {
+                    quoted_bad += 1;
+                    out.push(format!("{shown}:{}: {why}", i + 1));
+                }
+                quoted += 1;
             }
         }
     }
     assert!(cited > 50, "the fixtures' citations were found ({cited})");
+    assert!(
+        quoted > 50 || quoted_bad > 0 || !rules_path.exists(),
+        "the fixtures' quotations were found ({quoted})"
+    );
     out
 }
 
@@ -350,5 +412,15 @@ fn the_checks_catch_what_they_are_for() {
     assert!(check_citation(&rules, " §4: x").is_some());
     assert!(check_citation(&rules, " (the rules)").is_some());
     assert!(!broken_citations(&dir.join("no-rules.md")).is_empty());
+    let text = normalized(&rules.text);
+    assert!(
+        check_quote(
+            &text,
+            "`apocalypse`: otherwise [the rest] it stays a footman"
+        )
+        .is_none()
+    );
+    assert!(check_quote(&text, "checkmating a king ... on the dead board wins").is_none());
+    assert!(check_quote(&text, "checkmating a king on the live board wins").is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }
