@@ -1,8 +1,10 @@
-//! Game records in PGN. The move text is in Quill's own notation, not SAN: a turn is one token
-//! (`c2c7,h1h2`, `d4d5,b1c3`), and a sealed turn is the joint token `WHITE|BLACK` after one
-//! move number (`1. a2a3|e4e3`), with penalties as comments (`{penalty white z9a1 (…)}`). The
-//! `[Variant]` tag names the variant, and `[SetUp "1"]` with `[FEN]` the start of a game that
-//! did not begin at the variant's start position.
+//! Game records in PGN, as `protocol-docs/pgn.md` specifies. The headers are standard (the Seven
+//! Tag Roster first and in order, `[Variant]`, `[SetUp "1"]` with `[FEN]` for a game that did
+//! not begin at the variant's start position, `[PlyCount]` in plies). Turns are in Quill's own
+//! notation, not SAN, so each is written as a comment right after its move number indication
+//! (`3. {c2c3|a4a3}`, `3... {e5d4}`): a standard reader skips it as a comment and still reads
+//! the game's headers, other comments and result. The move numbers follow the FEN's fullmove
+//! number and side to move. Penalties and the reason of the result are comments of their own.
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -46,9 +48,10 @@ fn quoted(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// A comment's text, without braces (which would end it).
+/// A comment's text, without braces (which would end it) and on one line (an empty line would
+/// end the game for a reader).
 fn comment(s: &str) -> String {
-    s.replace(['{', '}'], "")
+    s.replace(['{', '}'], "").replace(['\n', '\r'], " ")
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -72,6 +75,30 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+/// The plies of the game: one per turn of an alternating game, two per sealed joint turn (in
+/// which each player makes one move, as in a chess move pair; the FEN's fullmove number grows
+/// by one per joint turn, so this keeps `PlyCount` twice the number of move numbers played).
+fn plies(g: &PgnGame<'_>) -> usize {
+    if g.sealed {
+        2 * g.turns.len()
+    } else {
+        g.turns.len()
+    }
+}
+
+/// The move number and whether Black moves, at the first turn: the FEN's fullmove number (its
+/// sixth field; 1 without a FEN or when the field is missing or not a positive number) and, in an
+/// alternating game, its first mover.
+fn start_counters(g: &PgnGame<'_>) -> (u64, bool) {
+    let number = g
+        .fen
+        .and_then(|f| f.split_whitespace().nth(5))
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1);
+    (number, !g.sealed && g.first_mover == Some(Side::Black))
 }
 
 /// The game as PGN text, ending with a blank line.
@@ -99,25 +126,25 @@ pub fn write(g: &PgnGame<'_>) -> String {
         tag("WhiteTimeControl", &g.time_controls[0]);
         tag("BlackTimeControl", &g.time_controls[1]);
     }
-    tag("PlyCount", &g.turns.len().to_string());
+    tag("PlyCount", &plies(g).to_string());
     tag("Termination", g.termination);
     out.push('\n');
     let mut words: Vec<String> = Vec::new();
-    let black_first = g.first_mover == Some(Side::Black);
+    let (mut number, mut black) = start_counters(g);
     for (k, turn) in g.turns.iter().enumerate() {
-        if g.sealed {
-            words.push(format!("{}.", k + 1));
-        } else {
-            let ply = k + usize::from(black_first);
-            if ply.is_multiple_of(2) {
-                words.push(format!("{}.", ply / 2 + 1));
-            } else if k == 0 {
-                words.push("1...".to_string());
-            }
-        }
-        words.push(turn.to_string());
+        // Every turn gets its move number indication: the turn itself is a comment, so a
+        // number is what tells a reader (and Quill's own) that a turn follows.
+        // The number and its turn are one word, so that a line never breaks between them.
+        let dots = if black { "..." } else { "." };
+        words.push(format!("{number}{dots} {{{}}}", comment(&turn.to_string())));
         if let Some(Some(c)) = g.comments.get(k) {
             words.push(format!("{{{}}}", comment(c)));
+        }
+        if g.sealed || black {
+            number += 1;
+            black = false;
+        } else {
+            black = true;
         }
     }
     words.push(format!("{{{}}}", comment(&g.outcome.reason)));
@@ -183,8 +210,12 @@ mod tests {
         assert!(text.contains("[Result \"0-1\"]\n"));
         assert!(text.lines().all(|l| l.len() <= 79), "{text}");
         assert!(text.replace('\n', " ").contains(
-            "1. a2a3|e4e3 2. z9a1|d5d4 {penalty white z9a1 (off the board)} {White has no footmen left} 0-1"
+            "1. {a2a3|e4e3} 2. {z9a1|d5d4} {penalty white z9a1 (off the board)} {White has no footmen left} 0-1"
         ));
+        assert!(
+            text.contains("[PlyCount \"4\"]\n"),
+            "two plies a joint turn: {text}"
+        );
         assert!(!text.contains("SetUp"));
     }
 
@@ -207,7 +238,45 @@ mod tests {
         g.variant = Variant::Gladiator;
         let text = write(&g);
         assert!(text.contains("[SetUp \"1\"]\n[FEN \"8/8 b\"]\n"));
-        assert!(text.contains("1... e7e5 2. d2d4 e5d4 {adjudicated} 1/2-1/2\n"));
+        assert!(text.contains("1... {e7e5} 2. {d2d4} 2... {e5d4} {adjudicated} 1/2-1/2\n"));
+        assert!(text.contains("[PlyCount \"3\"]\n"));
+    }
+
+    #[test]
+    fn move_numbers_follow_the_fen() {
+        let turns = vec![
+            parse_turn("a2a3|e4e3").unwrap(),
+            parse_turn("b1c3|a4a3").unwrap(),
+        ];
+        let comments = vec![None, None];
+        let outcome = Outcome {
+            winner: None,
+            reason: "a\nb".into(),
+        };
+        let mut g = game(&turns, &comments, &outcome);
+        g.fen = Some("npppn/p3p/5/P3P/NPPPN w - - 0 3 0/0");
+        let text = write(&g);
+        assert!(
+            text.contains("\n3. {a2a3|e4e3} 4. {b1c3|a4a3} {a b} 1/2-1/2\n"),
+            "{text}"
+        );
+        let turns = vec![parse_turn("e7e5").unwrap(), parse_turn("d2d4").unwrap()];
+        let mut g = game(&turns, &comments, &outcome);
+        g.sealed = false;
+        g.first_mover = Some(Side::Black);
+        g.fen = Some("8/8/8/8/8/8/8/8 b - - 0 7");
+        let text = write(&g);
+        assert!(text.contains("\n7... {e7e5} 8. {d2d4} {a b}"), "{text}");
+        // The headers: the Seven Tag Roster first and in order.
+        let names: Vec<&str> = text
+            .lines()
+            .take_while(|l| l.starts_with('['))
+            .map(|l| l[1..].split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            names[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+        );
     }
 
     #[test]
