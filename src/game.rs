@@ -351,7 +351,7 @@ impl Game {
         }
     }
 
-    /// Counts the sequences of `depth` turns (`rules.md`: a finished game has no children).
+    /// Counts the sequences of `depth` turns (`protocol-docs/rules.md`: a finished game has no children).
     pub fn perft(&self, depth: u32) -> u64 {
         match self {
             Game::Apocalypse(p) => crate::perft::apocalypse(p, depth),

@@ -8,15 +8,15 @@ use std::fmt;
 /// A game Quill knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// Apocalypse with the seed rules (`rules.md` §1).
+    /// Apocalypse with the seed rules (`protocol-docs/rules.md` §1).
     Apocalypse,
-    /// Apocalypse with Elliott's redeploy rule (`rules.md` §1).
+    /// Apocalypse with Elliott's redeploy rule (`protocol-docs/rules.md` §1).
     ApocalypseClassic,
-    /// Gladiator Chess (`rules.md` §2).
+    /// Gladiator Chess (`protocol-docs/rules.md` §2).
     Gladiator,
-    /// Brawl Chess, Gladiator without the arena (`rules.md` §2).
+    /// Brawl Chess, Gladiator without the arena (`protocol-docs/rules.md` §2).
     Brawl,
-    /// Pagan Chess: game board, bridge and dead board (`rules.md` §3).
+    /// Pagan Chess: game board, bridge and dead board (`protocol-docs/rules.md` §3).
     Pagan,
 }
 

@@ -1,5 +1,5 @@
 //! Differential test of Gladiator and Brawl against the independent Python reference
-//! (`tests/reference/gladiator_ref.py`, written from `rules.md` §2 without the engine).
+//! (`tests/reference/gladiator_ref.py`, written from `protocol-docs/rules.md` §2 without the engine).
 //!
 //! For each variant, seeded random games are played from the start position and from random
 //! legal positions (Gladiator: pawns in the arena and supporters on the border, since the engine

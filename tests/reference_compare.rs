@@ -1,5 +1,5 @@
 //! Differential test against the independent Python reference
-//! (`tests/reference/apocalypse_ref.py`, written from `rules.md` §1 without the engine).
+//! (`tests/reference/apocalypse_ref.py`, written from `protocol-docs/rules.md` §1 without the engine).
 //!
 //! For each rule set, seeded random games are played from the start position and from random
 //! positions: mostly legal moves, sometimes well-formed illegal tokens (random squares,

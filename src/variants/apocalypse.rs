@@ -1,4 +1,4 @@
-//! Apocalypse, both rule sets: `rules.md` §1 (see `protocol-docs/variants/apocalypse.md`).
+//! Apocalypse, both rule sets: `protocol-docs/rules.md` §1 (see `protocol-docs/variants/apocalypse.md`).
 //!
 //! The board is 5x5; a square is a bit `rank0 * 5 + file` of a `u32`. A turn is two sealed
 //! moves judged on the position at the start of the turn and resolved together.
@@ -572,7 +572,7 @@ impl Position {
         next
     }
 
-    /// A text diagram, ranks from 5 down, as in `rules.md`.
+    /// A text diagram, ranks from 5 down, as in `protocol-docs/rules.md`.
     pub fn diagram(&self) -> String {
         crate::game::diagram(&GEOMETRY, |sq| self.piece_at(sq))
     }

@@ -1,4 +1,4 @@
-//! Gladiator Chess and Brawl Chess: `rules.md` §2 (see `protocol-docs/variants/gladiator.md`).
+//! Gladiator Chess and Brawl Chess: `protocol-docs/rules.md` §2 (see `protocol-docs/variants/gladiator.md`).
 //!
 //! 8x8 bitboards, square `rank0 * 8 + file`. Pawns borrow the moves of the friendly supporters
 //! that see them along a clear diagonal. A turn is a pawn move, then (Brawl) the placement of an

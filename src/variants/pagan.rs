@@ -1,4 +1,4 @@
-//! Pagan Chess: `rules.md` §3 (see `protocol-docs/variants/pagan.md`).
+//! Pagan Chess: `protocol-docs/rules.md` §3 (see `protocol-docs/variants/pagan.md`).
 //!
 //! One 7x11 frame holds the three parts: ranks 7–11 the game board, ranks 5–6 the bridge
 //! (holes), ranks 1–4 on files b–f the dead board. Index `(rank - 1) * 7 + file`. The bridge is

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference implementation of Apocalypse (Python 3.11, standard library only).
 
-Written from /work/shared/rules.md, section "1. Apocalypse", without looking at the engine
+Written from protocol-docs/rules.md (a copy of the project's binding rules), section "1. Apocalypse", without looking at the engine
 under test.  It is deliberately plain: the board is a dict {square: (colour, kind)}, legality is
 "the move text is in the list of generated legal moves", and resolution follows the numbered
 steps of the rules text one by one.  Quotations from rules.md are marked "rules: ...".

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference implementation of Gladiator Chess and Brawl Chess (Python 3.11, stdlib).
 
-Written from /work/shared/rules.md, section "2. Gladiator Chess (`gladiator`) and Brawl Chess
+Written from protocol-docs/rules.md (a copy of the project's binding rules), section "2. Gladiator Chess (`gladiator`) and Brawl Chess
 (`brawl`)" and the "Conventions for all games" at its top, without looking at the engine under
 test.  It is deliberately plain: the board is an 8x8 list of lists of one-character strings, a turn
 is legal exactly when its text is one of the generated legal turn tokens, and every rule is a small

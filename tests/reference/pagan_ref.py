@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference implementation of Pagan Chess (Python 3.11, standard library only).
 
-Written from /work/shared/rules.md, section "3. Pagan Chess (`pagan`)" and the "Conventions for all
-games" at its top (the seed /work/shared/seeds/003_5cc9fb810d9634e7.txt where rules.md is silent),
+Written from protocol-docs/rules.md (a copy of the project's binding rules), section "3. Pagan Chess (`pagan`)" and the "Conventions for all
+games" at its top (the original Pagan document where rules.md is silent),
 without looking at the engine under test.  It is deliberately plain: the board is a dict
 {square: piece letter} holding only occupied squares, a square is (file, rank) with file 0..6
 (= a..g) and rank 1..11 (= the FRAME rank), and a move is legal exactly when its text is one of the

@@ -1,4 +1,4 @@
-"""Hand-worked checks of the reference implementation against /work/shared/rules.md section 1.
+"""Hand-worked checks of the reference implementation against protocol-docs/rules.md (a copy of the project's binding rules) section 1.
 
 Run from this folder:  python3 -m unittest
 Every expected FEN below was worked out by hand from the rules text, not produced by the code.

@@ -1,4 +1,4 @@
-"""Hand-worked checks of gladiator_ref.py against /work/shared/rules.md section 2.
+"""Hand-worked checks of gladiator_ref.py against protocol-docs/rules.md (a copy of the project's binding rules) section 2.
 
 Run from this folder:  python3 -m unittest test_gladiator_ref
 Every expected move list and FEN below was worked out by hand from the rules text (the diagonal

@@ -1,4 +1,4 @@
-"""Hand-worked checks of pagan_ref.py against /work/shared/rules.md section 3 (Pagan Chess).
+"""Hand-worked checks of pagan_ref.py against protocol-docs/rules.md (a copy of the project's binding rules) section 3 (Pagan Chess).
 
 Run from this folder:  python3 -m unittest test_pagan_ref
 Every expected move list and board below was worked out by hand from the rules text (the reasoning
