@@ -70,8 +70,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "AFTER:CP:N", value_parser = parse_draw)]
     draw: Option<(u32, i32, u32)>,
 
-    /// Milliseconds an engine may overstep its clock before it loses on time.
-    #[arg(long, default_value_t = 200,
+    /// Milliseconds an engine may overstep its clock before it loses on time (with `st=`, at
+    /// least half the time per move).
+    #[arg(long, default_value_t = 500,
           value_parser = clap::value_parser!(u64).range(..=referee::MAX_MARGIN_MS))]
     margin_ms: u64,
 

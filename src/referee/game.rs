@@ -1174,10 +1174,9 @@ impl Table {
                 .into());
             }
         };
+        // Both halves of the turn are told, the person's own too: what happened to it (a
+        // collision, an escape) is read from the next board.
         for (i, mv) in [&wm, &bm].into_iter().enumerate() {
-            if !matches!(self.players[i], Player::Engine(_)) {
-                continue;
-            }
             let mut said = format!(
                 "{} played {mv} ({})",
                 self.names[i],
@@ -1484,6 +1483,9 @@ impl Table {
                 e.process.stop(quit, Duration::from_millis(500));
                 e.log.flush();
             }
+        }
+        if self.players.iter().any(|p| matches!(p, Player::Human(..))) {
+            self.tell_humans(&human::board(&self.game, &self.marks));
         }
         self.tell_humans(&format!("game over: {outcome}"));
         let result = GameResult::from_outcome(&outcome);
