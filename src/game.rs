@@ -409,6 +409,16 @@ impl Game {
         }
     }
 
+    /// The FEN letter of the piece on a square (upper case White), `None` when it is empty or
+    /// not on the board.
+    pub fn piece_at(&self, sq: Square) -> Option<char> {
+        match self {
+            Game::Apocalypse(p) => p.piece_at(sq),
+            Game::Gladiator(p) => p.piece_at(sq),
+            Game::Pagan(p) => p.piece_at(sq),
+        }
+    }
+
     /// Extra status lines of `d` after `Fen:` (penalties of a sealed game).
     pub fn status_lines(&self) -> Vec<String> {
         match self {

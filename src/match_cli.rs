@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use quill::referee::game::Adjudication;
-use quill::referee::seat::{parse_seat, split_words};
+use quill::referee::seat::{Seat, parse_seat, split_words};
 use quill::referee::stats::{Decision, Sprt, Summary, merge};
 use quill::referee::{self, MatchConfig};
 use quill::variant::Variant;
@@ -44,10 +44,10 @@ pub struct MatchArgs {
     seed: u64,
 
     /// Random turns from the start position that make each pair's opening (0: the start
-    /// position itself).
-    #[arg(long, default_value_t = 2,
+    /// position itself). Default: 2, or 0 when a person plays.
+    #[arg(long,
           value_parser = clap::value_parser!(u32).range(..=i64::from(referee::MAX_OPENING_TURNS)))]
-    opening_turns: u32,
+    opening_turns: Option<u32>,
 
     /// A file of opening FENs, one a line, used in turn (one per pair) instead of random turns.
     #[arg(long, value_name = "FILE")]
@@ -70,8 +70,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "AFTER:CP:N", value_parser = parse_draw)]
     draw: Option<(u32, i32, u32)>,
 
-    /// Milliseconds an engine may overstep its clock before it loses on time.
-    #[arg(long, default_value_t = 200,
+    /// Milliseconds an engine may overstep its clock before it loses on time (with `st=`, at
+    /// least half the time per move).
+    #[arg(long, default_value_t = 500,
           value_parser = clap::value_parser!(u64).range(..=referee::MAX_MARGIN_MS))]
     margin_ms: u64,
 
@@ -200,11 +201,19 @@ fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     };
     Ok(MatchConfig {
         variant: args.variant,
-        seats: [a, b],
+        seats: [a.clone(), b.clone()],
         games: args.games,
         concurrency: args.concurrency,
         seed: args.seed,
-        opening_turns: args.opening_turns,
+        // A person meets the start position (the README's moves are its moves) unless an
+        // opening is asked for; engines get two random turns, for variety.
+        opening_turns: args.opening_turns.unwrap_or(
+            if [&a, &b].iter().any(|s| matches!(s, Seat::Human { .. })) {
+                0
+            } else {
+                2
+            },
+        ),
         openings,
         adjudication: Adjudication {
             max_turns: args.max_turns,

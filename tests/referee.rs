@@ -109,6 +109,87 @@ fn crash_forfeits_in_both_dialects() {
 }
 
 #[test]
+fn a_match_of_forfeits_says_so_in_its_summary() {
+    let dir = scratch("forfeit-summary");
+    let d = double();
+    let out = quill_match(
+        &dir,
+        &[
+            "--variant",
+            "gladiator",
+            "--games",
+            "2",
+            "--engine",
+            &format!("cmd=\"{d} crash --at 2\" name=bad tc=0.6+0"),
+            "--engine",
+            &format!("cmd=\"{d} good\" name=good tc=0.6+0"),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("Ends: forfeit: crash 2\n"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        stdout.contains("WARNING: 2 of 2 games were forfeits"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_seat_that_cannot_start_stops_the_match_before_any_game() {
+    let dir = scratch("no-engine");
+    let out = quill_match(
+        &dir,
+        &[
+            "--engine",
+            "cmd=/no/such/engine name=ghost",
+            "--engine",
+            &format!("cmd={QUILL} name=q"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("seat ghost is not fit to play, so no game was started")
+            && stderr.contains("no such command: /no/such/engine"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !dir.join("match-results.txt").exists(),
+        "no results file: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    for proto in ["uci", "cecp"] {
+        let dir = scratch("bad-option");
+        let out = quill_match(
+            &dir,
+            &[
+                "--engine",
+                &format!("cmd={QUILL} name=typo proto={proto} option.Hsh=16"),
+                "--engine",
+                &format!("cmd={QUILL} name=q"),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{proto}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("typo refused an option") && stderr.contains("Hsh"),
+            "{proto}: {}",
+            text(&out)
+        );
+    }
+}
+
+#[test]
 fn hang_forfeits_on_time_and_the_hung_engine_is_killed() {
     for proto in ["uci", "cecp"] {
         let start = Instant::now();
@@ -475,6 +556,7 @@ fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
     let mut seen = String::new();
     let mut legal: Vec<String> = Vec::new();
     let mut first = true;
+    let mut fresh = false;
     for line in stdout.lines() {
         let line = line.unwrap();
         seen.push_str(&line);
@@ -482,14 +564,20 @@ fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
         if let Some(list) = line.strip_prefix("legal moves") {
             let list = list.rsplit(": ").next().unwrap();
             legal = list.split(' ').map(str::to_string).collect();
+            fresh = true;
         }
-        if line.ends_with("your move (or 'resign'):") {
+        // One move per position shown: the prompts after a refusal or a command ask again.
+        if line.ends_with("your move ('help' for the commands):") && fresh {
             if first {
                 writeln!(stdin, "hello").unwrap();
                 writeln!(stdin, "a1a1").unwrap();
+                writeln!(stdin, "help").unwrap();
+                writeln!(stdin, "moves {}", &legal[0][..2]).unwrap();
                 first = false;
             }
-            writeln!(stdin, "{}", legal[0]).unwrap();
+            // Moves are read whatever their case.
+            writeln!(stdin, "{}", legal[0].to_uppercase()).unwrap();
+            fresh = false;
         }
     }
     drop(stdin);
@@ -502,18 +590,109 @@ fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
 #[test]
 fn a_person_plays_an_alternating_game_at_the_terminal() {
     let (seen, records) = human_game("gladiator", &format!("cmd={QUILL} name=quill depth=1"));
-    assert!(seen.contains("'hello' is not a move; try again"), "{seen}");
     assert!(
-        seen.contains("'a1a1' is not legal here; try again"),
+        seen.contains("'hello' is neither a move nor a command ('help' lists them)"),
         "{seen}"
     );
+    // The rules' own reason, not a bare "not legal".
     assert!(
-        seen.contains(" a b c d e f g h"),
+        seen.contains("'a1a1' is refused: illegal move a1a1: "),
+        "{seen}"
+    );
+    assert!(seen.contains("  moves [START]"), "help is shown: {seen}");
+    assert!(
+        seen.lines()
+            .any(|l| l.contains(" legal moves starting with '")),
+        "moves lists the turns of a start: {seen}"
+    );
+    assert!(
+        seen.contains(" a  b  c  d  e  f  g  h"),
         "a diagram is shown: {seen}"
     );
+    assert!(
+        seen.contains("Pieces (White upper case"),
+        "a legend: {seen}"
+    );
+    assert!(
+        seen.contains("Turn 1 · you are White · your time "),
+        "{seen}"
+    );
+    // The start position, not a random opening: the README's first move is legal.
+    assert!(
+        seen.contains("FEN: rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w"),
+        "{seen}"
+    );
+    // The engine's reply is told in words and marked on the next board.
+    let told = seen
+        .lines()
+        .find(|l| l.starts_with("quill played "))
+        .unwrap_or_else(|| panic!("the engine's move is not told: {seen}"));
+    assert!(told.contains(" (pawn "), "{told}");
+    assert!(seen.contains("[p]"), "the moved pawn is marked: {seen}");
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].white, "me");
     assert!(records[0].reason.contains("turn cap"), "{:?}", records[0]);
+}
+
+/// Runs a human game of Gladiator where the person types `script` (one line per prompt, in
+/// turn) and returns what the person was shown.
+fn scripted_human_game(script: &[&str]) -> String {
+    let dir = scratch("human-script");
+    let mut child = Command::new(QUILL)
+        .args([
+            "match",
+            "--variant",
+            "gladiator",
+            "--games",
+            "1",
+            "--engine",
+            "human name=me",
+            "--engine",
+            &format!("cmd={QUILL} name=quill depth=1"),
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut script = script.iter();
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.ends_with("your move ('help' for the commands):") {
+            let typed = script.next().copied().unwrap_or("resign");
+            writeln!(stdin, "{typed}").unwrap();
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success(), "{seen}");
+    seen
+}
+
+#[test]
+fn a_person_takes_back_a_move_and_the_engine_reply() {
+    let seen = scripted_human_game(&["undo", "C2C7,H1H2", "undo", "draw", "resign"]);
+    assert!(
+        seen.contains("no undo: you have not moved yet in this game"),
+        "{seen}"
+    );
+    let after = seen
+        .split("took back your last move and the engine's reply")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no undo: {seen}"));
+    // Back at the start position, turn 1, nothing marked.
+    assert!(after.contains("Turn 1 · you are White"), "{after}");
+    assert!(
+        after.contains("FEN: rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w"),
+        "{after}"
+    );
+    assert!(seen.contains("cannot accept a draw offer"), "{seen}");
+    assert!(seen.contains("game over: 0-1 {me resigned}"), "{seen}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1, take_while1};
 use nom::character::complete::{char, i32 as dec_i32, space0, space1};
-use nom::combinator::{all_consuming, map, opt, rest, value};
+use nom::combinator::{all_consuming, map, opt, recognize, rest, value};
 use nom::multi::separated_list0;
 use nom::sequence::{delimited, preceded, separated_pair};
 use nom::{IResult, Parser};
@@ -258,6 +258,9 @@ pub enum Meaning {
     OptionName(String),
     /// UCI `id name N` / CECP `feature myname`: the engine's own name.
     IdName(String),
+    /// A complaint about a command of ours (UCI `info string error …` or Stockfish's `No such
+    /// option: …`, CECP `Error (…): …`): ignored in play, but a refused option stops a match.
+    Complaint(String),
     /// Anything a referee may ignore (other `info`, comments, `telluser` …).
     Chatter,
     /// A line that is not of the dialect at all.
@@ -308,6 +311,20 @@ fn uci_line(input: &str) -> IResult<&str, Meaning> {
             preceded(info_string("reveal"), separated_pair(token, space1, token)),
             |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
         ),
+        map(
+            recognize((
+                tag("info"),
+                space1,
+                tag("string"),
+                space1,
+                tag("error"),
+                rest,
+            )),
+            |l: &str| Meaning::Complaint(l.to_string()),
+        ),
+        map(recognize((tag("No such option"), rest)), |l: &str| {
+            Meaning::Complaint(l.to_string())
+        }),
         map(preceded((tag("info"), space0), rest), |info: &str| {
             uci_score(info).map_or(Meaning::Chatter, Meaning::Score)
         }),
@@ -416,7 +433,9 @@ fn cecp_line(input: &str) -> IResult<&str, Meaning> {
             Meaning::Refusal(r.trim().to_string())
         }),
         // Complaints about other commands are logged, not fatal.
-        value(Meaning::Chatter, tag("Error")),
+        map(recognize((tag("Error"), rest)), |l: &str| {
+            Meaning::Complaint(l.to_string())
+        }),
         // A thinking line: depth, score, time, nodes, pv.
         map(
             preceded(

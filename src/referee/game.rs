@@ -16,6 +16,7 @@ use crate::notation::{Turn, WireMove, parse_move};
 use crate::variant::{Side, Variant};
 
 use super::engine::{MAX_LINE, Meaning, Process, Said, meaning};
+use super::human::{self, Typed};
 use super::inbox::{Dialogue, Inbox};
 use super::later;
 use super::results::{GameRecord, GameResult};
@@ -209,8 +210,15 @@ impl Clock {
         }
     }
 
+    /// The margin past a fixed time per move: `floor`, or half the move time when that is
+    /// more (a loaded machine delays a short move by a share of its length, not by a constant).
+    fn margin(&self, floor: Duration) -> Duration {
+        self.limits.movetime.map_or(floor, |t| floor.max(t / 2))
+    }
+
     /// How long the seat may take before it is out of time or considered hung.
     fn allowance(&self, margin: Duration, move_timeout: Duration) -> Duration {
+        let margin = self.margin(margin);
         match (self.limits.clock, self.limits.movetime) {
             (Some(_), Some(t)) => self.left.min(t).saturating_add(margin),
             (Some(_), None) => self.left.saturating_add(margin),
@@ -350,6 +358,28 @@ impl EnginePlayer {
         })?
     }
 
+    /// Waits for the answer `done` to the sync after the options; a complaint before it (UCI
+    /// `info string error …`, CECP `Error …`) means the engine refused an option or the
+    /// variant, and the seat is not fit to play.
+    fn options_synced(
+        &mut self,
+        inbox: &mut Inbox,
+        deadline: Instant,
+        what: &str,
+        done: impl Fn(&Meaning) -> bool,
+    ) -> Result<(), Forfeit> {
+        let name = self.spec.name.clone();
+        let seat = self.seat;
+        self.wait_for(inbox, deadline, what, |_, m| match m {
+            Meaning::Complaint(c) => Some(Err(forfeit(
+                seat,
+                format!("{name} refused an option: {}", shown(&c)),
+            ))),
+            m if done(&m) => Some(Ok(())),
+            _ => None,
+        })?
+    }
+
     /// Starts the engine's session: the handshake, the options, the variant.
     fn start(
         &mut self,
@@ -382,9 +412,7 @@ impl EnginePlayer {
                 }
                 self.send("ucinewgame");
                 self.send("isready");
-                self.wait_for(inbox, deadline, "readyok", |_, m| {
-                    (m == Meaning::ReadyOk).then_some(())
-                })?;
+                self.options_synced(inbox, deadline, "readyok", |m| *m == Meaning::ReadyOk)?;
             }
             Dialect::Cecp => {
                 self.send("xboard");
@@ -469,9 +497,7 @@ impl EnginePlayer {
                     self.send(&format!("sd {d}"));
                 }
                 self.send("ping 1");
-                self.wait_for(inbox, deadline, "pong", |_, m| {
-                    matches!(m, Meaning::Pong(_)).then_some(())
-                })?;
+                self.options_synced(inbox, deadline, "pong", |m| matches!(m, Meaning::Pong(_)))?;
             }
         }
         Ok(())
@@ -499,6 +525,10 @@ struct Table {
     quiet: u32,
     /// How often each position has been seen (repetition adjudication).
     seen: std::collections::HashMap<String, u32>,
+    /// The squares of the last turn's moves, marked on the board a person is shown.
+    marks: Vec<crate::geometry::Square>,
+    /// Time each person has spent on their moves.
+    human_time: [Duration; 2],
 }
 
 /// A position's identity for repetitions: its FEN without the move counters (the fields that
@@ -593,6 +623,8 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
         losing: [0, 0],
         quiet: 0,
         seen: std::collections::HashMap::new(),
+        marks: Vec::new(),
+        human_time: [Duration::ZERO; 2],
     };
     let ended = match failed {
         Some(f) => Err(Stop::Forfeit(f)),
@@ -602,6 +634,56 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
             .and_then(|()| table.run()),
     };
     table.finish(ended)
+}
+
+/// Starts the engine of seat `i` as a game would (the handshake, its options, the variant) and
+/// stops it: a match probes every engine seat before its first game, so that a command that does
+/// not run or an option the engine refuses stops the match instead of forfeiting every game.
+/// A seat that starts but misbehaves (silence, floods) is only warned about: that is the
+/// engine's conduct, which the games record as forfeits.
+///
+/// # Errors
+/// Why the seat cannot play (it could not be started, it exited during the handshake, or it
+/// refused an option), in the words a game would record.
+pub fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String> {
+    let Seat::Engine(spec) = seats[i] else {
+        return Ok(());
+    };
+    let mut dialects = [None, None];
+    dialects[i] = Some(spec.dialect);
+    let (mut inbox, tx) = Inbox::new(dialects, Dialogue::default());
+    let process =
+        Process::spawn(spec, i, tx).map_err(|e| format!("{} could not start: {e}", spec.name))?;
+    let mut e = EnginePlayer {
+        spec: spec.clone(),
+        seat: i,
+        process,
+        log: Dialogue::default(),
+        usermove: false,
+        ping: false,
+        pings: 1,
+        variant_option: false,
+        commit_option: false,
+        score: None,
+    };
+    let human = seats.iter().any(|s| matches!(s, Seat::Human { .. }));
+    let started = e.start(&mut inbox, variant, variant.is_sealed() && human);
+    let exited = e.process.exit_status().map(|s| s.code());
+    e.process.stop("quit", Duration::from_millis(500));
+    match started {
+        Ok(()) => Ok(()),
+        Err(f) if f.why.contains(" refused an option") => Err(f.why),
+        Err(f) if exited == Some(Some(127)) => Err(format!(
+            "{} (exit status 127: the shell found no such command: {})",
+            f.why, spec.cmd
+        )),
+        // It ended its output or exited by itself (not a flood the referee cut short).
+        Err(f) if f.why.contains(" exited (") || f.why.contains(" closed its output") => Err(f.why),
+        Err(f) => {
+            log::warn!("{}: {} (the games will tell)", spec.name, f.why);
+            Ok(())
+        }
+    }
 }
 
 fn seat_limits(seat: &Seat) -> Limits {
@@ -956,7 +1038,13 @@ impl Table {
 
     fn alternating_turn(&mut self, i: usize) -> Result<(), Stop> {
         let mv = if let Player::Human(..) = self.players[i] {
-            self.human_move(i, None)?
+            match self.human_move(i, None)? {
+                Typed::Move(mv) => mv,
+                _ => {
+                    self.undo();
+                    return Ok(());
+                }
+            }
         } else {
             let asked = self.request(i)?;
             let (written, at) = match self.answer(i, asked, true)? {
@@ -981,10 +1069,19 @@ impl Table {
             self.parse(i, &written)?
         };
         let turn = Turn::Single(mv.clone());
+        let before = self.game.clone();
         if let Err(e) = self.game.play(&turn) {
             return Err(
                 forfeit(i, format!("{} played an illegal move: {e}", self.names[i])).into(),
             );
+        }
+        self.marks = human::squares(&mv);
+        if let Player::Engine(_) = self.players[i] {
+            self.tell_humans(&format!(
+                "{} played {mv} ({})",
+                self.names[i],
+                human::in_words(&before, &mv)
+            ));
         }
         self.turns.push(turn);
         self.comments.push(None);
@@ -1025,7 +1122,10 @@ impl Table {
                     Some(Answer::Commit(d, _)) => Some(d.clone()),
                     _ => None,
                 };
-                written[i] = Some(self.human_move(i, Some(shown))?.to_string());
+                written[i] = match self.human_move(i, Some(shown))? {
+                    Typed::Move(mv) => Some(mv.to_string()),
+                    _ => unreachable!("no undo in a sealed game"),
+                };
             }
         }
         // Open the commitments: each committer is told the other's move, or its commitment.
@@ -1055,6 +1155,7 @@ impl Table {
         let wm = self.parse(0, &w)?;
         let bm = self.parse(1, &b)?;
         let turn = Turn::Joint(wm.clone(), bm.clone());
+        let before = self.game.clone();
         let penalties = match self.game.play(&turn) {
             Ok(p) => p,
             Err(e) => {
@@ -1073,15 +1174,23 @@ impl Table {
                 .into());
             }
         };
-        for (i, opened) in openings.iter().enumerate() {
-            if let (Some((mv, nonce)), Some(Answer::Commit(d, _))) = (opened, &answers[i]) {
-                self.tell_humans(&format!(
-                    "{} played {mv}; its commitment is verified: SHA-256 of \
-                     'quill-sealed-v1:{mv}:{nonce}' is {d}",
-                    self.names[i]
+        // Both halves of the turn are told, the person's own too: what happened to it (a
+        // collision, an escape) is read from the next board.
+        for (i, mv) in [&wm, &bm].into_iter().enumerate() {
+            let mut said = format!(
+                "{} played {mv} ({})",
+                self.names[i],
+                human::in_words(&before, mv)
+            );
+            if let (Some((mv, nonce)), Some(Answer::Commit(d, _))) = (&openings[i], &answers[i]) {
+                said.push_str(&format!(
+                    "; its commitment is verified: SHA-256 of 'quill-sealed-v1:{mv}:{nonce}' \
+                     is {d}"
                 ));
             }
+            self.tell_humans(&said);
         }
+        self.marks = [&wm, &bm].into_iter().flat_map(human::squares).collect();
         let comment = (!penalties.is_empty()).then(|| {
             penalties
                 .iter()
@@ -1159,21 +1268,37 @@ impl Table {
         }
     }
 
-    /// Asks the person at seat `i` for a move until a legal one is typed. In a sealed game
-    /// `commitment` holds the opponent's commitment, when it gave one.
+    /// Asks the person at seat `i` for a move until a legal one is typed (or `undo`, where it
+    /// can be done). In a sealed game `commitment` holds the opponent's commitment, when it
+    /// gave one.
     fn human_move(
         &mut self,
         i: usize,
         commitment: Option<Option<String>>,
-    ) -> Result<WireMove, Forfeit> {
+    ) -> Result<Typed, Forfeit> {
         let Player::Human(name, terminal) = &self.players[i] else {
             unreachable!("a human seat")
         };
         let (name, terminal) = (name.clone(), terminal.clone());
         let side = if i == 0 { Side::White } else { Side::Black };
         let legal = self.game.legal_moves(side);
-        terminal.say(&self.game.diagram());
-        terminal.say(&format!("FEN: {}", self.game.fen()));
+        let variant = self.setup.variant;
+        let show_board = |t: &Table| {
+            terminal.say(&human::board(&t.game, &t.marks));
+            terminal.say(&human::legend(variant));
+            let mut status = format!(
+                "Turn {} · you are {side:?} · your time {}",
+                t.turns.len() + 1,
+                human::clock_text(t.human_time[i])
+            );
+            for line in t.game.status_lines() {
+                status.push_str(" · ");
+                status.push_str(&line.replace("Penalties: ", "penalties White/Black "));
+            }
+            terminal.say(&status);
+            terminal.say(&format!("FEN: {}", t.game.fen()));
+        };
+        show_board(self);
         if let Some(shown) = commitment {
             match shown {
                 Some(d) => terminal.say(&format!(
@@ -1184,29 +1309,94 @@ impl Table {
             }
         }
         terminal.say(&legal_text(&legal));
-        loop {
-            terminal.say(&format!("{name} ({side:?}), your move (or 'resign'):"));
+        let asked = Instant::now();
+        let result = loop {
+            terminal.say(&format!(
+                "{name} ({side:?}), your move ('help' for the commands):"
+            ));
             let Some(line) = terminal.read() else {
-                return Err(Forfeit {
+                break Err(Forfeit {
                     seat: i,
                     why: format!("{name} left the game (end of input)"),
                     termination: "abandoned",
                 });
             };
-            if line == "resign" {
-                return Err(Forfeit {
-                    seat: i,
-                    why: format!("{name} resigned"),
-                    termination: "normal",
-                });
+            match human::read(&line) {
+                Typed::Nothing => {}
+                Typed::Help => terminal.say(&human::help(variant)),
+                Typed::Board => show_board(self),
+                Typed::Moves(prefix) => {
+                    terminal.say(&human::moves_text(&legal, &prefix, MAX_LISTED_MATCHING));
+                }
+                Typed::Resign => {
+                    break Err(Forfeit {
+                        seat: i,
+                        why: format!("{name} resigned"),
+                        termination: "normal",
+                    });
+                }
+                Typed::Draw => terminal.say(
+                    "engines in UCI and XBoard cannot accept a draw offer, so the game goes on; \
+                     --max-turns, --repetitions and --draw end drawn games",
+                ),
+                Typed::Undo => match self.undo_refusal() {
+                    None => break Ok(Typed::Undo),
+                    Some(why) => terminal.say(&format!("no undo: {why}")),
+                },
+                Typed::Move(mv) => match human::refusal(&self.game, side, &mv, &legal) {
+                    None => break Ok(Typed::Move(mv)),
+                    Some(why) => terminal.say(&format!("'{line}' is refused: {why}; try again")),
+                },
+                Typed::Unknown(text) => terminal.say(&format!(
+                    "'{text}' is neither a move nor a command ('help' lists them); try again"
+                )),
             }
-            match parse_move(&line) {
-                Some(mv) if legal.contains(&mv) => return Ok(mv),
-                Some(_) => terminal.say(&format!("'{line}' is not legal here; try again")),
-                None if line.is_empty() => {}
-                None => terminal.say(&format!("'{line}' is not a move; try again")),
+        };
+        self.human_time[i] = self.human_time[i].saturating_add(asked.elapsed());
+        result
+    }
+
+    /// Why the person to move cannot take back a move now, `None` when it can: only in an
+    /// alternating game, with a turn of their own and the engine's reply to take back (a UCI
+    /// engine is told the whole game each move; an XBoard engine is sent `remove`).
+    fn undo_refusal(&self) -> Option<String> {
+        if self.setup.variant.is_sealed() {
+            return Some("a sealed game's moves are revealed and cannot be taken back".into());
+        }
+        // It is the person's turn: the two turns before are theirs and the engine's reply.
+        if self.turns.len() < 2 {
+            return Some("you have not moved yet in this game".into());
+        }
+        None
+    }
+
+    /// Takes back the last two turns (the person's and the engine's reply) and tells an XBoard
+    /// engine to do the same (`remove`).
+    fn undo(&mut self) {
+        let keep = self.turns.len().saturating_sub(2);
+        self.turns.truncate(keep);
+        self.comments.truncate(keep);
+        let mut game = match &self.setup.opening.fen {
+            Some(fen) => Game::from_fen(self.setup.variant, fen).expect("the opening was read"),
+            None => Game::start(self.setup.variant),
+        };
+        // The repetition counts are taken again over the positions that remain; the loop
+        // counts the position to move in, as after any turn.
+        self.seen.clear();
+        for t in &self.turns {
+            *self.seen.entry(repetition_key(&game)).or_insert(0) += 1;
+            game.play(t).expect("the turns were played");
+        }
+        self.game = game;
+        self.marks.clear();
+        for p in &mut self.players {
+            if let Player::Engine(e) = p
+                && e.spec.dialect == Dialect::Cecp
+            {
+                e.send("remove");
             }
         }
+        self.tell_humans("took back your last move and the engine's reply");
     }
 
     /// Score-based adjudication, between turns.
@@ -1294,6 +1484,9 @@ impl Table {
                 e.log.flush();
             }
         }
+        if self.players.iter().any(|p| matches!(p, Player::Human(..))) {
+            self.tell_humans(&human::board(&self.game, &self.marks));
+        }
         self.tell_humans(&format!("game over: {outcome}"));
         let result = GameResult::from_outcome(&outcome);
         let plies = u32::try_from(self.turns.len()).unwrap_or(u32::MAX);
@@ -1333,6 +1526,9 @@ impl Table {
         start.side_to_move()
     }
 }
+
+/// Most moves `moves PREFIX` lists.
+const MAX_LISTED_MATCHING: usize = 200;
 
 /// Most moves listed in full to a person; beyond this, only the first legs are.
 const MAX_LISTED: usize = 60;

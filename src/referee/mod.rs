@@ -5,8 +5,10 @@
 //! concurrency, resumption, progress and the summary. The referee's view of each dialect is in
 //! `protocol-docs/referee.md`.
 
+pub mod ends;
 pub mod engine;
 pub mod game;
+pub mod human;
 pub mod inbox;
 pub mod pgn;
 pub mod results;
@@ -97,6 +99,8 @@ pub struct MatchConfig {
 pub enum MatchError {
     /// The configuration is inconsistent.
     Config(String),
+    /// A seat cannot play (it does not start, or refuses an option).
+    Seat(String),
     /// The results file.
     Results(results::Error),
     /// Another file.
@@ -106,7 +110,7 @@ pub enum MatchError {
 impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            MatchError::Config(m) => f.write_str(m),
+            MatchError::Config(m) | MatchError::Seat(m) => f.write_str(m),
             MatchError::Results(e) => write!(f, "{e}"),
             MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
@@ -485,6 +489,17 @@ pub struct MatchOutcome {
 /// this match.
 pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     config.check()?;
+    // Every engine seat is started once before any game: one that cannot run, or that refuses
+    // an option, would otherwise forfeit every game of the match.
+    for i in 0..2 {
+        let seats = [&config.seats[0], &config.seats[1]];
+        game::probe(config.variant, seats, i).map_err(|why| {
+            MatchError::Seat(format!(
+                "seat {} is not fit to play, so no game was started: {why}",
+                config.seats[i].name()
+            ))
+        })?;
+    }
     let signature = config.signature();
     let (mut file, mut records) = if config.resume && config.results.exists() {
         let (file, records) =

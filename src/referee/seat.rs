@@ -213,8 +213,37 @@ fn seconds(word: &str, text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|e| format!("{word}: {e}"))
 }
 
-/// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`.
+/// What is wrong with a seat word that does not parse, named as precisely as it can be: the
+/// key's own complaint when the key is known, else the list of keys.
+fn bad_word(w: &str) -> String {
+    let (key, value) = w.split_once('=').unwrap_or((w, ""));
+    match key {
+        "proto" => format!("proto: '{value}' is not a dialect (uci, cecp or xboard)"),
+        "tc" => format!("tc: '{value}' is not a time control ({TIME_CONTROL})"),
+        "st" => format!("st: '{value}' is not seconds (12, 0.5 or MINUTES:SECONDS)"),
+        "depth" | "nodes" => format!("{key}: '{value}' is not a whole number"),
+        "name" | "cmd" | "dir" => format!("{key}: the value is empty"),
+        _ => format!(
+            "'{w}' is not a seat word: '{key}' is none of the keys (name=, cmd=, dir=, \
+             proto=uci|cecp, option.NAME=VALUE, tc={TIME_CONTROL}, st=SECONDS, depth=N, \
+             nodes=N, human)"
+        ),
+    }
+}
+
+/// The forms of a `tc=` value.
+const TIME_CONTROL: &str = "SECONDS[+INC] or MOVES/SECONDS[+INC]";
+
+/// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`; an error names the whole value and the
+/// part that is wrong.
 fn clock(word: &str, text: &str) -> Result<Clock, String> {
+    clock_parts(word, text).map_err(|why| {
+        let why = why.strip_prefix(&format!("{word}: ")).unwrap_or(&why);
+        format!("{word}: '{text}' is not a time control ({TIME_CONTROL}): {why}")
+    })
+}
+
+fn clock_parts(word: &str, text: &str) -> Result<Clock, String> {
     let (moves, rest) = match text.split_once('/') {
         Some((m, rest)) => (whole(word, m, MAX_SESSION_MOVES)?, rest),
         None => (0, text),
@@ -314,12 +343,7 @@ pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Resu
     let mut options = Vec::new();
     let mut limits = Limits::default();
     for w in each.iter().chain(words) {
-        let (_, parsed) = word(w).map_err(|_| {
-            format!(
-                "'{w}' is not a seat word (name=, cmd=, dir=, proto=uci|cecp, option.NAME=VALUE, \
-                 tc=[MOVES/]SECONDS[+INC], st=SECONDS, depth=N, nodes=N, human)"
-            )
-        })?;
+        let (_, parsed) = word(w).map_err(|_| bad_word(w))?;
         match parsed {
             Word::Human => human = true,
             Word::Name(n) => name = Some(n),
@@ -428,7 +452,13 @@ mod tests {
             ("tc=18446744073709551615:00", "tc:"),
             ("tc=86401", "tc:"),
             ("tc=-1", "tc:"),
-            ("tc=", "'tc='"),
+            ("tc=", "tc: '' is not a time control"),
+            (
+                "tc=abc",
+                "tc: 'abc' is not a time control (SECONDS[+INC] or MOVES/SECONDS[+INC])",
+            ),
+            ("proto=usi", "proto: 'usi' is not a dialect"),
+            ("tcc=1", "'tcc' is none of the keys"),
             ("tc=1e9", "tc:"),
             ("st=18446744073709551615", "st:"),
             ("st=1.", "st:"),
@@ -437,7 +467,7 @@ mod tests {
             ("nodes=18446744073709551616", "nodes:"),
         ] {
             let err = parse_seat(&words(&format!("cmd=q {bad}")), &[], "a").unwrap_err();
-            assert!(err.starts_with(word), "{bad}: {err}");
+            assert!(err.contains(word), "{bad}: {err}");
         }
         let Seat::Engine(e) = parse_seat(&words("cmd=q tc=10000/1440:00+86400"), &[], "a").unwrap()
         else {

@@ -7,7 +7,11 @@
 //! - **pentanomial**, when every pair of games (one opening, colours swapped) is complete: the
 //!   unit is the pair, scored 0, ¼, ½, ¾ or 1 for the engine. Pairing removes the opening's bias
 //!   from the variance, so this is the model used whenever it can be.
-//! - **trinomial** otherwise: the unit is the game, scored 0, ½ or 1.
+//! - **trinomial** otherwise, and also when every pair scored alike (all split 1–1, say: the
+//!   pairs show no spread though the games do): the unit is the game, scored 0, ½ or 1.
+//!
+//! A sample whose results are all alike (all draws) takes its spread from one pseudo-result of
+//! each possible value, for the interval as for the SPRT, so the interval is never a point.
 //!
 //! The interval is `mean ± 1.96·sqrt(variance/n)` in score, converted to Elo. The SPRT is the
 //! GSPRT normal approximation of fishtest (`LLR_alt2` of Michel Van den Bergh's
@@ -19,6 +23,7 @@ use std::collections::btree_map::Entry;
 use std::fmt;
 use std::path::PathBuf;
 
+use super::ends::Ends;
 use super::results::{Error, GameRecord, read_all};
 
 /// The normal quantile of a two-sided 95% interval.
@@ -79,10 +84,30 @@ impl Sample {
         })
     }
 
-    /// The 95% interval of the Elo difference, low end first; an end beyond a score of 0 or 1
-    /// is infinite.
+    /// The mean and variance to reason with: the observed ones, or, when every result is alike
+    /// (variance 0, which says nothing of the spread), those of the sample with one
+    /// pseudo-result of each possible value added.
+    pub fn smoothed(&self) -> (f64, f64) {
+        if self.variance > 0.0 {
+            return (self.mean, self.variance);
+        }
+        let values: &[f64] = match self.model {
+            Model::Trinomial => &[0.0, 0.5, 1.0],
+            Model::Pentanomial => &[0.0, 0.25, 0.5, 0.75, 1.0],
+        };
+        let n = f64::from(self.n);
+        let total = n + values.len() as f64;
+        let mean = (n * self.mean + values.iter().sum::<f64>()) / total;
+        let spread =
+            n * (self.mean - mean).powi(2) + values.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
+        (mean, spread / total)
+    }
+
+    /// The 95% interval of the Elo difference, low end first, around the observed mean; an end
+    /// beyond a score of 0 or 1 is infinite. A sample whose results are all alike takes its
+    /// spread from [`Sample::smoothed`], so the interval is never a point.
     pub fn elo_interval(&self) -> (f64, f64) {
-        let half = Z95 * (self.variance / f64::from(self.n)).sqrt();
+        let half = Z95 * (self.smoothed().1 / f64::from(self.n)).sqrt();
         let bound = |s: f64| elo_from_score(s.clamp(0.0, 1.0));
         (bound(self.mean - half), bound(self.mean + half))
     }
@@ -117,20 +142,7 @@ impl Sprt {
     /// of wins (say, against a crashing engine) still ends the test, after about ten games
     /// rather than after one.
     pub fn llr(&self, sample: &Sample) -> f64 {
-        let (mean, variance) = if sample.variance > 0.0 {
-            (sample.mean, sample.variance)
-        } else {
-            let values: &[f64] = match sample.model {
-                Model::Trinomial => &[0.0, 0.5, 1.0],
-                Model::Pentanomial => &[0.0, 0.25, 0.5, 0.75, 1.0],
-            };
-            let n = f64::from(sample.n);
-            let total = n + values.len() as f64;
-            let mean = (n * sample.mean + values.iter().sum::<f64>()) / total;
-            let spread = n * (sample.mean - mean).powi(2)
-                + values.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
-            (mean, spread / total)
-        };
+        let (mean, variance) = sample.smoothed();
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         f64::from(sample.n) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
@@ -213,6 +225,8 @@ pub struct Summary {
     pub sample: Option<Sample>,
     /// The SPRT, if one was asked for.
     pub sprt: Option<SprtResult>,
+    /// How the engine's games ended.
+    pub ends: Ends,
 }
 
 impl Summary {
@@ -230,6 +244,7 @@ impl Summary {
             pentanomial: None,
             sample: None,
             sprt: None,
+            ends: Ends::default(),
         };
         let mut opponents: Vec<&str> = Vec::new();
         let mut pairs: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
@@ -254,6 +269,7 @@ impl Summary {
             pairs.entry(r.pair).or_default().push(score);
         }
         summary.opponent = opponents.join(", ");
+        summary.ends = Ends::new(records.iter().filter(|r| r.score_for(engine).is_some()));
         if !pairs.is_empty() && pairs.values().all(|games| games.len() == 2) {
             let mut counts = [0u32; 5];
             for games in pairs.values() {
@@ -262,7 +278,10 @@ impl Summary {
             summary.pentanomial = Some(counts);
             let freq: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, counts[k])).collect();
             summary.sample = Sample::from_counts(Model::Pentanomial, &freq);
-        } else {
+        }
+        // Pairs that all score alike (every pair split 1-1, say) have no spread to speak of,
+        // though the games do: the trinomial model then tells the truer width.
+        if summary.sample.is_none_or(|s| s.variance == 0.0) {
             let freq = [
                 (1.0, summary.wins),
                 (0.5, summary.draws),
@@ -360,6 +379,18 @@ impl fmt::Display for Summary {
                 f,
                 "Ptnml(0-2): [{}, {}, {}, {}, {}]",
                 p[0], p[1], p[2], p[3], p[4]
+            )?;
+        }
+        if self.ends.total() > 0 {
+            writeln!(f, "{}", self.ends)?;
+        }
+        if self.ends.mostly_forfeits() {
+            writeln!(
+                f,
+                "WARNING: {} of {} games were forfeits: the score measures conduct (crashes, \
+                 flags, bad moves), not play",
+                self.ends.forfeits(),
+                self.ends.total()
             )?;
         }
         if self.skipped > 0 {
@@ -485,6 +516,7 @@ mod tests {
             s.to_string(),
             "Score of a vs b: 10 - 5 - 5  [0.625] 20 games\n\
              Elo difference: 88.7 +/- 143.9 (95%: -39.6 to 248.2)\n\
+             Ends: by the rules 20\n\
              SPRT: llr 0.20 (-2.94, 2.94) [0.0, 10.0] continue\n"
         );
     }
@@ -546,9 +578,12 @@ mod tests {
         let s = Summary::new(&unpaired(&wdl(0, 0, 3)), "a", None);
         assert!(s.to_string().contains("Elo difference: -inf\n"));
         let s = Summary::new(&unpaired(&wdl(0, 4, 0)), "a", Some(SPRT));
+        // All draws: the spread comes from the pseudo-results (4 draws and 0, 0.5, 1: variance
+        // 0.5/7), around the observed mean.
         assert!(
             s.to_string()
-                .contains("Elo difference: 0.0 +/- 0.0 (95%: 0.0 to 0.0)\n")
+                .contains("Elo difference: 0.0 +/- 202.1 (95%: -202.1 to 202.1)\n"),
+            "{s}"
         );
         // All alike: one pseudo-result of each value joins the sample; 4 draws are no evidence
         // either way (mean 0.5 against s0 = 0.5, s1 = 0.5144: slightly for H0).
@@ -582,6 +617,21 @@ mod tests {
             !s.to_string().contains("+/-"),
             "no half-width of an infinite interval: {s}"
         );
+    }
+
+    #[test]
+    fn pairs_that_all_split_still_have_an_interval() {
+        // Every pair 1-1: the pentanomial variance is 0, but the games are wins and losses.
+        let records: Vec<GameRecord> = (0..10)
+            .flat_map(|p| [game(2 * p, p, true, 1.0), game(2 * p + 1, p, false, 0.0)])
+            .collect();
+        let s = Summary::new(&records, "a", None);
+        assert_eq!(s.pentanomial, Some([0, 0, 10, 0, 0]));
+        assert_eq!(s.sample.unwrap().model, Model::Trinomial);
+        let (low, high) = s.elo_interval().unwrap();
+        // 20 games of variance 1/4: half-width 1.96 * sqrt(0.25 / 20) = 0.219 in score.
+        assert!(low < -150.0 && high > 150.0, "{low} {high}");
+        assert!(!s.to_string().contains("+/- 0.0"), "{s}");
     }
 
     #[test]
