@@ -21,7 +21,11 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let (child, stdin, lines) = common::spawn_quill_lines(&[]);
+        let common::Quill {
+            child,
+            stdin,
+            lines,
+        } = common::spawn_quill_lines(&[]);
         Engine {
             child,
             stdin: Some(stdin),

@@ -15,8 +15,6 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Child, ChildStdin};
-use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use quill::rng::Rng;
@@ -206,22 +204,7 @@ fn quits(line: &[u8]) -> bool {
         .any(|l| l.split_whitespace().next() == Some("quit"))
 }
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let (child, stdin, lines) = common::spawn_quill(&[]);
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-}
+type Engine = common::Quill;
 
 /// What a run found.
 #[derive(Default)]
@@ -277,7 +260,7 @@ fn drain_until(
 
 fn fuzz(cecp: bool, seed: u64, count: u64) -> Tally {
     let mut rng = Rng::new(seed);
-    let mut engine = Engine::start();
+    let mut engine = common::spawn_quill(&[]);
     let mut tally = Tally::default();
     let commands = if cecp { CECP } else { UCI };
     let first: &[u8] = if cecp { b"xboard\n" } else { b"uci\n" };

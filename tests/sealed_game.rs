@@ -5,8 +5,7 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Child, ChildStdin, Command};
-use std::sync::mpsc::Receiver;
+use std::process::Command;
 use std::time::Duration;
 
 use quill::game::{Game, Outcome};
@@ -16,31 +15,23 @@ use quill::variant::{Side, Variant};
 /// Turns after which the referee adjudicates a draw (the rules leave endless games to it).
 const TURN_CAP: usize = 300;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+struct Engine(common::Quill);
 
 impl Engine {
     fn start() -> Engine {
-        let (child, stdin, lines) = common::spawn_quill_lines(&[]);
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine(common::spawn_quill_lines(&[]))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads");
-        self.stdin.flush().unwrap();
+        writeln!(self.0.stdin, "{line}").expect("engine reads");
+        self.0.stdin.flush().unwrap();
     }
 
     /// Reads lines until one starts with `prefix`; returns the rest of it.
     fn expect(&mut self, prefix: &str) -> String {
         loop {
             let line = self
+                .0
                 .lines
                 .recv_timeout(Duration::from_secs(20))
                 .unwrap_or_else(|_| panic!("no line starting with '{prefix}'"));
@@ -56,7 +47,7 @@ impl Engine {
 
     fn quit(mut self) {
         self.send("quit");
-        let status = self.child.wait().unwrap();
+        let status = self.0.child.wait().unwrap();
         assert!(status.success());
     }
 }

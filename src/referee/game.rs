@@ -278,6 +278,22 @@ struct EnginePlayer {
 }
 
 impl EnginePlayer {
+    /// A started engine at seat `seat`, before its handshake (which finds out what it offers).
+    fn new(spec: &EngineSpec, seat: usize, process: Process, log: Dialogue) -> EnginePlayer {
+        EnginePlayer {
+            spec: spec.clone(),
+            seat,
+            process,
+            log,
+            usermove: false,
+            ping: false,
+            pings: 1,
+            variant_option: false,
+            commit_option: false,
+            score: None,
+        }
+    }
+
     fn send(&mut self, line: &str) -> bool {
         self.log.line(self.seat, '>', line);
         self.process.send(line)
@@ -580,18 +596,12 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
     for (i, seat) in seats.iter().enumerate() {
         match seat {
             Seat::Engine(spec) => match Process::spawn(spec, i, tx.clone()) {
-                Ok(process) => players.push(Player::Engine(Box::new(EnginePlayer {
-                    spec: spec.clone(),
-                    seat: i,
+                Ok(process) => players.push(Player::Engine(Box::new(EnginePlayer::new(
+                    spec,
+                    i,
                     process,
-                    log: log.clone(),
-                    usermove: false,
-                    ping: false,
-                    pings: 1,
-                    variant_option: false,
-                    commit_option: false,
-                    score: None,
-                }))),
+                    log.clone(),
+                )))),
                 Err(e) => {
                     failed.get_or_insert(forfeit(i, format!("{} could not start: {e}", spec.name)));
                     players.push(Player::Human(String::new(), Terminal::none()));
@@ -654,18 +664,7 @@ pub fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String
     let (mut inbox, tx) = Inbox::new(dialects, Dialogue::default());
     let process =
         Process::spawn(spec, i, tx).map_err(|e| format!("{} could not start: {e}", spec.name))?;
-    let mut e = EnginePlayer {
-        spec: spec.clone(),
-        seat: i,
-        process,
-        log: Dialogue::default(),
-        usermove: false,
-        ping: false,
-        pings: 1,
-        variant_option: false,
-        commit_option: false,
-        score: None,
-    };
+    let mut e = EnginePlayer::new(spec, i, process, Dialogue::default());
     let human = seats.iter().any(|s| matches!(s, Seat::Human { .. }));
     let started = e.start(&mut inbox, variant, variant.is_sealed() && human);
     let exited = e.process.exit_status().map(|s| s.code());

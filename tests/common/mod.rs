@@ -20,11 +20,22 @@ use quill::game::Game;
 use quill::notation::parse_turn;
 use quill::variant::Variant;
 
+/// A `quill` process with piped standard input and output, and the lines it prints.
+#[allow(dead_code)]
+pub struct Quill {
+    /// The process.
+    pub child: Child,
+    /// Its standard input.
+    pub stdin: ChildStdin,
+    /// Each line it prints, in order; ends when it closes its output.
+    pub lines: std::sync::mpsc::Receiver<String>,
+}
+
 /// The `quill` binary started with piped standard input and output, `args` on its command
 /// line; a thread sends each line it prints (lossy UTF-8, with its `\n` when it had one) to
 /// the receiver, which ends when the engine closes its output.
 #[allow(dead_code)]
-pub fn spawn_quill(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::Receiver<String>) {
+pub fn spawn_quill(args: &[&str]) -> Quill {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quill"))
         .args(args)
         .stdin(Stdio::piped())
@@ -49,13 +60,21 @@ pub fn spawn_quill(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::Receiv
             }
         }
     });
-    (child, stdin, lines)
+    Quill {
+        child,
+        stdin,
+        lines,
+    }
 }
 
 /// [`spawn_quill`] with its lines' `\n` taken off.
 #[allow(dead_code)]
-pub fn spawn_quill_lines(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::Receiver<String>) {
-    let (child, stdin, raw) = spawn_quill(args);
+pub fn spawn_quill_lines(args: &[&str]) -> Quill {
+    let Quill {
+        child,
+        stdin,
+        lines: raw,
+    } = spawn_quill(args);
     let (tx, lines) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in raw {
@@ -65,7 +84,11 @@ pub fn spawn_quill_lines(args: &[&str]) -> (Child, ChildStdin, std::sync::mpsc::
             }
         }
     });
-    (child, stdin, lines)
+    Quill {
+        child,
+        stdin,
+        lines,
+    }
 }
 
 #[allow(dead_code)]
