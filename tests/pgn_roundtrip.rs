@@ -367,14 +367,7 @@ fn check_game(dir: &Path, what: &str, g: &Record, index: u32, recorded: &str) {
             .unwrap_or_else(|e| panic!("{what}: {e:?}"));
         let expected: Vec<String> = penalties
             .iter()
-            .map(|p| {
-                let side = if p.side == Side::White {
-                    "white"
-                } else {
-                    "black"
-                };
-                format!("penalty {side} {} ({})", p.mv, p.reason)
-            })
+            .map(|p| format!("penalty {} {} ({})", p.side.word(), p.mv, p.reason))
             .collect();
         let written: Vec<String> = t
             .comments

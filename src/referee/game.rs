@@ -1193,14 +1193,7 @@ impl Table {
         let comment = (!penalties.is_empty()).then(|| {
             penalties
                 .iter()
-                .map(|p| {
-                    let side = if p.side == Side::White {
-                        "white"
-                    } else {
-                        "black"
-                    };
-                    format!("penalty {side} {} ({})", p.mv, p.reason)
-                })
+                .map(|p| format!("penalty {} {} ({})", p.side.word(), p.mv, p.reason))
                 .collect::<Vec<_>>()
                 .join("; ")
         });

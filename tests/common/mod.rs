@@ -36,6 +36,16 @@ pub struct Quill {
 /// the receiver, which ends when the engine closes its output.
 #[allow(dead_code)]
 pub fn spawn_quill(args: &[&str]) -> Quill {
+    spawn(args, true)
+}
+
+/// [`spawn_quill`] with its lines' `\n` taken off.
+#[allow(dead_code)]
+pub fn spawn_quill_lines(args: &[&str]) -> Quill {
+    spawn(args, false)
+}
+
+fn spawn(args: &[&str], keep_newline: bool) -> Quill {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quill"))
         .args(args)
         .stdin(Stdio::piped())
@@ -53,34 +63,13 @@ pub fn spawn_quill(args: &[&str]) -> Quill {
             match reader.read_until(b'\n', &mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
+                    if !keep_newline && buf.last() == Some(&b'\n') {
+                        buf.pop();
+                    }
                     if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
                         break;
                     }
                 }
-            }
-        }
-    });
-    Quill {
-        child,
-        stdin,
-        lines,
-    }
-}
-
-/// [`spawn_quill`] with its lines' `\n` taken off.
-#[allow(dead_code)]
-pub fn spawn_quill_lines(args: &[&str]) -> Quill {
-    let Quill {
-        child,
-        stdin,
-        lines: raw,
-    } = spawn_quill(args);
-    let (tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in raw {
-            let line = line.strip_suffix('\n').unwrap_or(&line).to_string();
-            if tx.send(line).is_err() {
-                break;
             }
         }
     });
