@@ -6,6 +6,8 @@
 //! stdout.
 
 pub mod bench;
+pub mod board;
+pub mod choice;
 pub mod commit;
 pub mod game;
 pub mod geometry;
@@ -15,6 +17,7 @@ pub mod player;
 pub mod protocol;
 pub mod referee;
 pub mod rng;
+pub mod rules;
 pub mod search;
 pub mod session;
 pub mod simsearch;

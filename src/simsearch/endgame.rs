@@ -315,7 +315,7 @@ pub struct ExploitReport {
 /// # Errors
 /// A message when the FEN is invalid, the game is over, or it has too many positions.
 pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, String> {
-    let pos = Position::from_fen(rules, fen).map_err(|e| e.0)?;
+    let pos = Position::from_fen(rules, fen).map_err(|e| e.to_string())?;
     let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(|e| e.to_string())?;
     let stop = AtomicBool::new(false);
     let analysis =

@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::{Analysis, Searcher};
+use crate::choice::Choice;
 use crate::notation::WireMove;
-use crate::player::Choice;
 use crate::rng::Rng;
 use crate::search::Limits;
 use crate::variant::Side;
@@ -171,7 +171,7 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         mv: mv.to_wire(),
         strategy: mine.iter().map(|&(m, p)| (m.to_wire(), p)).collect(),
         value,
-        score: crate::player::Score::from_value(value, a.depth),
+        score: crate::choice::Score::from_value(value, a.depth),
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::game::bits;
+use crate::board::{FenError, bits};
 use crate::geometry::{Geometry, Square};
 use crate::notation::WireMove;
 use crate::variant::Side;
@@ -127,7 +127,7 @@ const fn knight_table() -> [u32; 25] {
 
 const KNIGHT: [u32; 25] = knight_table();
 
-pub use crate::game::End;
+pub use crate::rules::End;
 
 /// Why a written move is not legal (it still is a valid token and costs a penalty).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,10 +175,6 @@ pub struct Position {
     quiet: u32,
     turn: u32,
 }
-
-/// Why a FEN was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
 
 impl Position {
     /// The start position of a rule set.
@@ -258,7 +254,7 @@ impl Position {
     /// # Errors
     /// A message naming the first bad field.
     pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
-        let fields = crate::game::fen_fields(fen, 7).map_err(FenError)?;
+        let fields = crate::board::fen_fields(fen, 7)?;
         let mut pos = Position {
             rules,
             footmen: [0; 2],
@@ -267,19 +263,23 @@ impl Position {
             quiet: 0,
             turn: 1,
         };
-        crate::game::read_board(&GEOMETRY, fields[0], |sq, c| {
+        crate::board::read_board(&GEOMETRY, fields[0], |sq, c| {
             let bit = 1u32 << index_of(sq).expect("a square of the board");
             match c {
                 'P' => pos.footmen[0] |= bit,
                 'N' => pos.horsemen[0] |= bit,
                 'p' => pos.footmen[1] |= bit,
                 'n' => pos.horsemen[1] |= bit,
-                _ => return Err(format!("'{c}' is not an Apocalypse piece (N P n p)")),
+                _ => {
+                    return Err(FenError::NotAPiece {
+                        letter: c,
+                        expected: "an Apocalypse piece (N P n p)",
+                    });
+                }
             }
             Ok(())
-        })
-        .map_err(FenError)?;
-        let tail = crate::game::fen_tail(&fields, true).map_err(FenError)?;
+        })?;
+        let tail = crate::board::fen_tail(&fields, true)?;
         pos.quiet = tail.counter;
         pos.turn = tail.number;
         if let Some(&f) = fields.get(6) {
@@ -287,18 +287,14 @@ impl Position {
                 let p = |s: &str| s.parse::<u8>().ok().filter(|&n| n <= 2 && s.len() == 1);
                 Some([p(w)?, p(b)?])
             });
-            pos.penalties = parsed.ok_or_else(|| {
-                FenError(format!(
-                    "penalties must be 'W/B' with each 0, 1 or 2, got '{f}'"
-                ))
-            })?;
+            pos.penalties = parsed.ok_or_else(|| FenError::Penalties(f.to_string()))?;
         }
         Ok(pos)
     }
 
     /// The FEN, all seven fields.
     pub fn fen(&self) -> String {
-        let mut out = crate::game::board_text(&GEOMETRY, |sq| self.piece_at(sq));
+        let mut out = crate::board::board_text(&GEOMETRY, |sq| self.piece_at(sq));
         write!(
             out,
             " w - - {} {} {}/{}",
@@ -574,7 +570,7 @@ impl Position {
 
     /// A text diagram, ranks from 5 down, as in `protocol-docs/rules.md`.
     pub fn diagram(&self) -> String {
-        crate::game::diagram(&GEOMETRY, |sq| self.piece_at(sq))
+        crate::board::diagram(&GEOMETRY, |sq| self.piece_at(sq))
     }
 }
 
@@ -602,6 +598,133 @@ fn footman_targets(s: usize, f: u32) -> (u32, u32, u32) {
         )
     } else {
         (f >> 5, (f & !FILE_A) >> 6, (f & !FILE_E) >> 4)
+    }
+}
+
+/// A sealed turn as [`crate::rules::Rules::play`] takes it: each side's judged move.
+pub type JointTurn = (Judgement, Judgement);
+
+impl crate::rules::Rules for Position {
+    type RuleSet = Rules;
+    type Move = Move;
+    type Turn = JointTurn;
+
+    fn start(set: Rules) -> Position {
+        Position::start(set)
+    }
+
+    fn from_fen(set: Rules, fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(set, fen)
+    }
+
+    fn variant(&self) -> crate::variant::Variant {
+        match self.rules {
+            Rules::Seed => crate::variant::Variant::Apocalypse,
+            Rules::Classic => crate::variant::Variant::ApocalypseClassic,
+        }
+    }
+
+    fn geometry(&self) -> &'static Geometry {
+        &GEOMETRY
+    }
+
+    fn fen(&self) -> String {
+        self.fen()
+    }
+
+    fn side_to_move(&self) -> Option<Side> {
+        None
+    }
+
+    fn piece_at(&self, sq: Square) -> Option<char> {
+        self.piece_at(sq)
+    }
+
+    fn end(&self) -> Option<End> {
+        self.end()
+    }
+
+    fn legal_moves(&self, side: Side, out: &mut Vec<Move>) {
+        self.legal_moves(side, out);
+    }
+
+    fn wire(mv: Move) -> WireMove {
+        mv.to_wire()
+    }
+
+    fn legal_turns(&self, out: &mut Vec<JointTurn>) {
+        out.clear();
+        if self.end().is_some() {
+            return;
+        }
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        self.legal_moves(Side::White, &mut white);
+        self.legal_moves(Side::Black, &mut black);
+        out.extend(
+            white
+                .iter()
+                .flat_map(|&w| black.iter().map(move |&b| (Ok(w), Ok(b)))),
+        );
+    }
+
+    fn count_turns(&self) -> u64 {
+        if self.end().is_some() {
+            return 0;
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(Side::White, &mut moves);
+        let white = moves.len() as u64;
+        self.legal_moves(Side::Black, &mut moves);
+        white * moves.len() as u64
+    }
+
+    fn read_turn(
+        &self,
+        turn: &crate::notation::Turn,
+    ) -> Result<(JointTurn, Vec<crate::rules::Penalty>), crate::rules::GameError> {
+        use crate::rules::{GameError, Penalty};
+        let crate::notation::Turn::Joint(w, b) = turn else {
+            return Err(GameError::NeedsJoint(turn.clone()));
+        };
+        let judge = |side, mv: &WireMove| {
+            self.judge(side, mv)
+                .map_err(|_| GameError::NotAMove(mv.to_string()))
+        };
+        let (jw, jb) = (judge(Side::White, w)?, judge(Side::Black, b)?);
+        let penalties = [(Side::White, w, jw), (Side::Black, b, jb)]
+            .into_iter()
+            .filter_map(|(side, mv, j)| {
+                j.err().map(|why| Penalty {
+                    side,
+                    mv: mv.to_string(),
+                    reason: why.reason(),
+                })
+            })
+            .collect();
+        Ok(((jw, jb), penalties))
+    }
+
+    fn play(&self, (white, black): JointTurn) -> Position {
+        self.resolve(white, black)
+    }
+
+    fn status_lines(&self) -> Vec<String> {
+        vec![format!(
+            "Penalties: {} {}",
+            self.penalties(Side::White),
+            self.penalties(Side::Black)
+        )]
+    }
+}
+
+impl crate::rules::XboardCodec for Position {
+    fn setup(_: Rules) -> crate::rules::XboardSetup {
+        crate::rules::XboardSetup {
+            piece_to_char: "PN....................pn....................",
+            parent: "0_fairy",
+            betza: &[('N', "N"), ('P', "fmWfcF")],
+            plies: false,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! move of one own supporter: a jump to any vacant border square (Gladiator) or a non-capturing
 //! FIDE move (Brawl).
 
-use crate::game::bits;
+use crate::board::{FenError, bits};
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Leg, WireMove};
 use crate::variant::Side;
@@ -62,11 +62,11 @@ const NONE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
     /// The pawn move (from, to), or `NONE` squares when skipped.
-    pub pawn: (u8, u8),
+    pub(crate) pawn: (u8, u8),
     /// Where the displaced enemy supporter is put (Brawl), or `NONE`.
-    pub place: u8,
+    pub(crate) place: u8,
     /// The own supporter's move (from, to), or `NONE` squares.
-    pub support: (u8, u8),
+    pub(crate) support: (u8, u8),
 }
 
 impl Turn {
@@ -102,17 +102,25 @@ impl Turn {
     pub fn moves_pawn(self) -> bool {
         self.pawn.0 != NONE
     }
+
+    /// The pawn move (from, to), if any.
+    pub fn pawn_leg(self) -> Option<(Square, Square)> {
+        self.moves_pawn()
+            .then(|| (square_of(self.pawn.0), square_of(self.pawn.1)))
+    }
+
+    /// Where the enemy supporter the pawn displaces is put (Brawl), if one is.
+    pub fn placement(self) -> Option<Square> {
+        (self.place != NONE).then(|| square_of(self.place))
+    }
+
+    /// The own supporter's move (from, to), if any.
+    pub fn supporter_leg(self) -> Option<(Square, Square)> {
+        (self.support.0 != NONE).then(|| (square_of(self.support.0), square_of(self.support.1)))
+    }
 }
 
-/// Why a written turn is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal(pub String);
-
-/// Why a FEN was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
-
-pub use crate::game::End;
+pub use crate::rules::{End, Refusal};
 
 /// A Gladiator or Brawl position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -287,8 +295,7 @@ impl Position {
     /// # Errors
     /// A message naming the first bad field or piece.
     pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
-        let err = |m: String| Err(FenError(m));
-        let fields = crate::game::fen_fields(fen, 6).map_err(FenError)?;
+        let fields = crate::board::fen_fields(fen, 6)?;
         let mut pos = Position {
             rules,
             kinds: [0; 6],
@@ -297,26 +304,27 @@ impl Position {
             quiet: 0,
             fullmove: 1,
         };
-        crate::game::read_board(&GEOMETRY, fields[0], |square, c| {
+        crate::board::read_board(&GEOMETRY, fields[0], |square, c| {
             let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {
-                return Err(format!("'{c}' is not a piece (P N B R Q K, p n b r q k)"));
+                return Err(FenError::NotAPiece {
+                    letter: c,
+                    expected: "a piece (P N B R Q K, p n b r q k)",
+                });
             };
             let sq = GEOMETRY.index(square).expect("a square of the board") as u8;
             pos.kinds[k] |= bit(sq);
             pos.sides[usize::from(c.is_ascii_lowercase())] |= bit(sq);
             Ok(())
-        })
-        .map_err(FenError)?;
+        })?;
         if rules == Rules::Gladiator {
             let pawns = pos.kinds[Kind::Pawn as usize];
             if pawns & BORDER != 0 || (pos.occupied() & !pawns) & ARENA != 0 {
-                return err(
-                    "in gladiator pawns stand in the arena (b2-g7) and supporters on the border"
-                        .into(),
-                );
+                return Err(FenError::Placement(
+                    "in gladiator pawns stand in the arena (b2-g7) and supporters on the border",
+                ));
             }
         }
-        let tail = crate::game::fen_tail(&fields, false).map_err(FenError)?;
+        let tail = crate::board::fen_tail(&fields, false)?;
         pos.to_move = tail.side;
         pos.quiet = tail.counter;
         pos.fullmove = tail.number;
@@ -327,7 +335,7 @@ impl Position {
     pub fn fen(&self) -> String {
         format!(
             "{} {} - - {} {}",
-            crate::game::board_text(&GEOMETRY, |sq| self.piece_at(sq)),
+            crate::board::board_text(&GEOMETRY, |sq| self.piece_at(sq)),
             self.to_move.letter(),
             self.quiet,
             self.fullmove
@@ -574,18 +582,18 @@ impl Position {
     /// # Errors
     /// A [`Refusal`] saying what is wrong.
     pub fn parse_turn(&self, mv: &WireMove) -> Result<Turn, Refusal> {
-        let refuse = |m: String| Err(Refusal(m));
+        let refuse = Err;
         let WireMove::Legs { legs, promotion } = mv else {
-            return refuse("a pass or a drop is never a turn here".into());
+            return refuse(Refusal::PassOrDrop("turn"));
         };
         if promotion.is_some() {
-            return refuse("pawns never promote here".into());
+            return refuse(Refusal::NoPromotion);
         }
         let mut squares = Vec::with_capacity(legs.len());
         for leg in legs {
             match (GEOMETRY.index(leg.from), GEOMETRY.index(leg.to)) {
                 (Some(f), Some(t)) => squares.push((f as u8, t as u8)),
-                _ => return refuse(format!("{leg} leaves the board")),
+                _ => return refuse(Refusal::OffBoard(*leg, "board")),
             }
         }
         let me = self.to_move.index();
@@ -601,11 +609,10 @@ impl Position {
             && own_pawn(f)
         {
             if self.pawn_targets(f) & bit(t) == 0 {
-                return refuse(format!(
-                    "the pawn on {} cannot go to {}",
-                    sq_name(f),
-                    sq_name(t)
-                ));
+                return refuse(Refusal::PawnCannotGo {
+                    from: square_of(f),
+                    to: square_of(t),
+                });
             }
             let (after, displaced) = self.after_pawn(f, t);
             pos = after;
@@ -613,14 +620,10 @@ impl Position {
             rest = &rest[1..];
             if let Some(kind) = displaced {
                 let Some(&(pf, pt)) = rest.first().filter(|(pf, _)| *pf == t) else {
-                    return refuse(format!(
-                        "the supporter displaced from {} must be placed: add {}XX",
-                        sq_name(t),
-                        sq_name(t)
-                    ));
+                    return refuse(Refusal::MustPlace(square_of(t)));
                 };
                 if pos.occupied() & bit(pt) != 0 {
-                    return refuse(format!("{} is not vacant", sq_name(pt)));
+                    return refuse(Refusal::NotVacant(square_of(pt)));
                 }
                 pos.place(kind, pt);
                 turn.place = pt;
@@ -628,11 +631,11 @@ impl Position {
                 let _ = pf;
             }
         } else if self.has_pawn_move() {
-            return refuse("a pawn move is compulsory when one exists".into());
+            return refuse(Refusal::PawnCompulsory);
         }
         match rest {
             [] if turn.moves_pawn() => Ok(turn),
-            [] => refuse("without a pawn move a supporter must move".into()),
+            [] => refuse(Refusal::SupporterMustMove),
             [(f, t)] => {
                 let legal = if turn.moves_pawn() {
                     let mut moves = Vec::new();
@@ -646,27 +649,25 @@ impl Position {
                         Rules::Gladiator => "a jump of an own supporter to a vacant border square",
                         Rules::Brawl => "a non-capturing move of an own supporter",
                     };
-                    let extra = if turn.moves_pawn() {
-                        ""
-                    } else {
-                        " that gives a pawn move"
-                    };
-                    return refuse(format!(
-                        "{}{} is not {what}{extra}",
-                        sq_name(*f),
-                        sq_name(*t)
-                    ));
+                    return refuse(Refusal::BadSupporter {
+                        leg: Leg {
+                            from: square_of(*f),
+                            to: square_of(*t),
+                        },
+                        what,
+                        must_free_pawn: !turn.moves_pawn(),
+                    });
                 }
                 turn.support = (*f, *t);
                 Ok(turn)
             }
-            _ => refuse(format!("too many legs ({})", legs.len())),
+            _ => refuse(Refusal::TooManyLegs(legs.len())),
         }
     }
 
     /// A text diagram.
     pub fn diagram(&self) -> String {
-        crate::game::diagram(&GEOMETRY, |sq| self.piece_at(sq))
+        crate::board::diagram(&GEOMETRY, |sq| self.piece_at(sq))
     }
 
     /// The quiet-turn clock (turns without a pawn move).
@@ -675,8 +676,97 @@ impl Position {
     }
 }
 
-fn sq_name(i: u8) -> String {
-    GEOMETRY.square(usize::from(i)).to_string()
+fn square_of(i: u8) -> Square {
+    GEOMETRY.square(usize::from(i))
+}
+
+impl crate::rules::Rules for Position {
+    type RuleSet = Rules;
+    type Move = Turn;
+    type Turn = Turn;
+
+    fn start(set: Rules) -> Position {
+        Position::start(set)
+    }
+
+    fn from_fen(set: Rules, fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(set, fen)
+    }
+
+    fn variant(&self) -> crate::variant::Variant {
+        match self.rules {
+            Rules::Gladiator => crate::variant::Variant::Gladiator,
+            Rules::Brawl => crate::variant::Variant::Brawl,
+        }
+    }
+
+    fn geometry(&self) -> &'static Geometry {
+        &GEOMETRY
+    }
+
+    fn fen(&self) -> String {
+        self.fen()
+    }
+
+    fn side_to_move(&self) -> Option<Side> {
+        Some(self.to_move)
+    }
+
+    fn piece_at(&self, sq: Square) -> Option<char> {
+        self.piece_at(sq)
+    }
+
+    fn end(&self) -> Option<End> {
+        self.end()
+    }
+
+    fn legal_moves(&self, side: Side, out: &mut Vec<Turn>) {
+        out.clear();
+        if side == self.to_move {
+            self.for_each_turn(|t| out.push(t));
+        }
+    }
+
+    fn wire(mv: Turn) -> WireMove {
+        mv.to_wire()
+    }
+
+    fn legal_turns(&self, out: &mut Vec<Turn>) {
+        out.clear();
+        if self.end().is_none() {
+            self.for_each_turn(|t| out.push(t));
+        }
+    }
+
+    fn count_turns(&self) -> u64 {
+        if self.end().is_some() {
+            0
+        } else {
+            self.count_turns()
+        }
+    }
+
+    fn read_turn(
+        &self,
+        turn: &crate::notation::Turn,
+    ) -> Result<(Turn, Vec<crate::rules::Penalty>), crate::rules::GameError> {
+        let mv = crate::rules::single(self, turn)?;
+        let parsed = self
+            .parse_turn(mv)
+            .map_err(|reason| crate::rules::GameError::Illegal {
+                mv: mv.to_string(),
+                reason,
+            })?;
+        Ok((parsed, Vec::new()))
+    }
+
+    fn play(&self, turn: Turn) -> Position {
+        self.play(turn)
+    }
+
+    fn search_key(&self) -> Option<u64> {
+        Some(crate::search::Searchable::key(self))
+    }
 }
 
 #[cfg(test)]

@@ -211,11 +211,8 @@ impl Move {
     }
 }
 
-pub use crate::game::End;
-
-/// Why a FEN or a move was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal(pub String);
+pub use crate::board::FenError;
+pub use crate::rules::{End, Refusal};
 
 /// A Pagan Chess position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -252,10 +249,9 @@ impl Position {
     /// Parses a frame FEN (11 ranks of 7, `*` exactly on the holes, one king a side).
     ///
     /// # Errors
-    /// A [`Refusal`] naming the fault.
-    pub fn from_fen(fen: &str) -> Result<Position, Refusal> {
-        let err = |m: String| Err(Refusal(m));
-        let fields = crate::game::fen_fields(fen, 6).map_err(Refusal)?;
+    /// A [`FenError`] naming the fault.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields = crate::board::fen_fields(fen, 6)?;
         let mut pos = Position {
             board: [None; SQUARES],
             to_move: Side::White,
@@ -263,11 +259,12 @@ impl Position {
             fullmove: 1,
         };
         let frame = geometry();
-        crate::game::read_board(&frame, fields[0], |square, c| {
+        crate::board::read_board(&frame, fields[0], |square, c| {
             let Some(&(kind, _)) = KINDS.iter().find(|(_, l)| *l == c.to_ascii_lowercase()) else {
-                return Err(format!(
-                    "'{c}' is not a Pagan Chess piece (K W A G P, k w a g p)"
-                ));
+                return Err(FenError::NotAPiece {
+                    letter: c,
+                    expected: "a Pagan Chess piece (K W A G P, k w a g p)",
+                });
             };
             let side = if c.is_ascii_uppercase() {
                 Side::White
@@ -277,8 +274,7 @@ impl Position {
             let i = frame.index(square).expect("a square of the frame");
             pos.board[i] = Some(Piece { kind, side });
             Ok(())
-        })
-        .map_err(Refusal)?;
+        })?;
         for side in [Side::White, Side::Black] {
             let kings = pos
                 .board
@@ -287,21 +283,19 @@ impl Position {
                 .filter(|p| p.side == side && p.kind == Kind::King)
                 .count();
             if kings != 1 {
-                return err(format!(
-                    "{} needs exactly one king, has {kings}",
-                    side.word()
-                ));
+                return Err(FenError::Kings { side, count: kings });
             }
         }
         // With at most twenty pieces in all the dead board's twenty squares never overflow: a
         // victim taken on the game board leaves at most nineteen pieces to fill them.
         let pieces = pos.board.iter().flatten().count();
         if pieces > 20 {
-            return err(format!(
-                "{pieces} pieces: more than 20 could overflow the dead board"
-            ));
+            return Err(FenError::TooManyPieces {
+                count: pieces,
+                why: "more than 20 could overflow the dead board",
+            });
         }
-        let tail = crate::game::fen_tail(&fields, false).map_err(Refusal)?;
+        let tail = crate::board::fen_tail(&fields, false)?;
         pos.to_move = tail.side;
         pos.halfmove = tail.counter;
         pos.fullmove = tail.number;
@@ -312,7 +306,7 @@ impl Position {
     pub fn fen(&self) -> String {
         format!(
             "{} {} - - {} {}",
-            crate::game::board_text(&geometry(), |sq| self.piece_at(sq)),
+            crate::board::board_text(&geometry(), |sq| self.piece_at(sq)),
             self.to_move.letter(),
             self.halfmove,
             self.fullmove
@@ -639,22 +633,22 @@ impl Position {
     /// # Errors
     /// A [`Refusal`] saying what is wrong.
     pub fn parse_move(&self, mv: &WireMove) -> Result<Move, Refusal> {
-        let refuse = |m: String| Err(Refusal(m));
+        let refuse = Err;
         let WireMove::Legs { legs, promotion } = mv else {
-            return refuse("a pass or a drop is never a move here".into());
+            return refuse(Refusal::PassOrDrop("move"));
         };
         let [leg] = legs.as_slice() else {
-            return refuse("a move has one leg".into());
+            return refuse(Refusal::OneLeg);
         };
         let g = geometry();
         let (Some(from), Some(to)) = (g.index(leg.from), g.index(leg.to)) else {
-            return refuse(format!("{leg} leaves the frame"));
+            return refuse(Refusal::OffBoard(*leg, "frame"));
         };
         let promotion = match promotion {
             None => None,
             Some(c) => match KINDS.iter().find(|(_, l)| l == c) {
                 Some((k @ (Kind::Wazir | Kind::Alchemist | Kind::Pagan), _)) => Some(*k),
-                _ => return refuse(format!("a pawn promotes to w, a or g, not '{c}'")),
+                _ => return refuse(Refusal::BadPromotion(*c)),
             },
         };
         let candidate = Move {
@@ -672,9 +666,9 @@ impl Position {
             .any(|m| m.from == candidate.from && m.to == candidate.to)
         {
             return refuse(if promotion.is_some() {
-                "that promotion is not allowed here".into()
+                Refusal::PromotionNotAllowed
             } else {
-                "the pawn must promote: add w, a or g".into()
+                Refusal::MustPromote
             });
         }
         let mut pseudo = Vec::new();
@@ -686,19 +680,102 @@ impl Position {
                 .iter()
                 .any(|m| m.from == candidate.from && m.to == candidate.to)
         {
-            return refuse("it leaves the king on the dead board attacked".into());
+            return refuse(Refusal::KingAttacked);
         }
         refuse(match self.at(candidate.from) {
-            None => "no piece on the from-square".into(),
-            Some(p) if p.side != self.to_move => "that piece is not the mover's".into(),
-            Some(_) => "the piece cannot move there".into(),
+            None => Refusal::NoPiece,
+            Some(p) if p.side != self.to_move => Refusal::NotMovers,
+            Some(_) => Refusal::CannotMove,
         })
     }
 
     /// A text diagram of the frame (holes blank).
     pub fn diagram(&self) -> String {
-        crate::game::diagram(&geometry(), |sq| self.piece_at(sq))
+        crate::board::diagram(&geometry(), |sq| self.piece_at(sq))
     }
+}
+
+impl crate::rules::Rules for Position {
+    type RuleSet = ();
+    type Move = Move;
+    type Turn = Move;
+
+    fn start((): ()) -> Position {
+        Position::start()
+    }
+
+    fn from_fen((): (), fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(fen)
+    }
+
+    fn variant(&self) -> crate::variant::Variant {
+        crate::variant::Variant::Pagan
+    }
+
+    fn geometry(&self) -> &'static Geometry {
+        frame()
+    }
+
+    fn fen(&self) -> String {
+        self.fen()
+    }
+
+    fn side_to_move(&self) -> Option<Side> {
+        Some(self.to_move)
+    }
+
+    fn piece_at(&self, sq: Square) -> Option<char> {
+        self.piece_at(sq)
+    }
+
+    fn end(&self) -> Option<End> {
+        self.end()
+    }
+
+    fn legal_moves(&self, side: Side, out: &mut Vec<Move>) {
+        out.clear();
+        if side == self.to_move {
+            self.legal_moves(out);
+        }
+    }
+
+    fn wire(mv: Move) -> WireMove {
+        mv.to_wire()
+    }
+
+    /// The legal moves: none after mate, stalemate or bare kings, so no [`Position::end`]
+    /// test is needed (perft relies on it).
+    fn legal_turns(&self, out: &mut Vec<Move>) {
+        self.legal_moves(out);
+    }
+
+    fn read_turn(
+        &self,
+        turn: &crate::notation::Turn,
+    ) -> Result<(Move, Vec<crate::rules::Penalty>), crate::rules::GameError> {
+        let mv = crate::rules::single(self, turn)?;
+        let parsed = self
+            .parse_move(mv)
+            .map_err(|reason| crate::rules::GameError::Illegal {
+                mv: mv.to_string(),
+                reason,
+            })?;
+        Ok((parsed, Vec::new()))
+    }
+
+    fn play(&self, mv: Move) -> Position {
+        self.play(mv)
+    }
+
+    fn search_key(&self) -> Option<u64> {
+        Some(crate::search::Searchable::key(self))
+    }
+}
+
+/// The frame, built once.
+pub fn frame() -> &'static Geometry {
+    static FRAME: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
+    FRAME.get_or_init(geometry)
 }
 
 #[cfg(test)]

@@ -1,0 +1,80 @@
+//! What a search decided ([`Choice`]) and its [`Score`] as the protocols report it, from the
+//! mover's side. Below both searches and [`crate::player`], so that the sealed search does not
+//! depend on the player that calls it.
+
+use crate::notation::WireMove;
+use crate::search;
+
+/// What the player decided, with the figures a protocol reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The move to play.
+    pub mv: WireMove,
+    /// The mixed strategy it was drawn from: each move with its probability (support only).
+    pub strategy: Vec<(WireMove, f64)>,
+    /// Expected payoff for the player who moves, 0 (loss) … 1 (win).
+    pub value: f64,
+    /// The score as a protocol reports it, from the mover's side.
+    pub score: Score,
+    /// Positions evaluated.
+    pub nodes: u64,
+    /// Search depth in turns.
+    pub depth: u32,
+    /// Microseconds spent.
+    pub micros: u64,
+    /// The principal line as turns in `position … moves` notation (in a sealed game joint
+    /// turns: this move with the opponent's most likely one, then each side's most likely).
+    pub pv: Vec<String>,
+}
+
+/// A score from the mover's side, as both protocols report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An estimate in centipawns.
+    Cp(i32),
+    /// A forced end of the game in this many of the mover's turns: positive when the mover
+    /// wins, negative when it loses. In a sealed game "forced" means with probability 1
+    /// under the equilibrium strategies, within that many joint turns.
+    Mate(i32),
+}
+
+impl Score {
+    /// A score of the alternating search ([`search::WIN`] minus the plies to the end for a
+    /// won game).
+    pub fn from_search(score: i32) -> Score {
+        if score.abs() < search::MATE_BOUND {
+            return Score::Cp(score);
+        }
+        let plies = search::WIN - score.abs();
+        let moves = (plies + 1) / 2;
+        Score::Mate(if score > 0 { moves } else { -moves.max(1) })
+    }
+
+    /// A payoff of the sealed search (0 … 1 for the mover) decided at `depth` joint turns.
+    pub fn from_value(value: f64, depth: u32) -> Score {
+        let depth = i32::try_from(depth).unwrap_or(i32::MAX).max(1);
+        if value >= 1.0 {
+            Score::Mate(depth)
+        } else if value <= 0.0 {
+            Score::Mate(-depth)
+        } else {
+            Score::Cp(centipawns(value))
+        }
+    }
+
+    /// The centipawns of a score, a won or lost game counted as ±[`search::WIN`] (for
+    /// comparisons and adjudication).
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => search::WIN - n,
+            Score::Mate(n) => -search::WIN - n,
+        }
+    }
+}
+
+/// A payoff strictly between 0 and 1 as centipawns (logistic scale, clamped to ±1600).
+fn centipawns(value: f64) -> i32 {
+    let v = value.clamp(1e-4, 1.0 - 1e-4);
+    (400.0 * (v / (1.0 - v)).log10()).round() as i32
+}

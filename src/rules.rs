@@ -1,0 +1,462 @@
+//! The [`Rules`] trait every variant implements, and the types its answers share: how a
+//! position ended ([`End`], [`Outcome`]), a sealed turn's [`Penalty`], and the typed errors of
+//! each stage of reading a turn ([`GameError`], [`Refusal`]). FEN faults are
+//! [`crate::board::FenError`].
+//!
+//! Module picture (an arrow means "uses"; there is no circle): `geometry`, `notation`,
+//! `variant` ← `board` ← `rules` ← `variants::*` ← `game` ← `perft`, `player`, `session`,
+//! `referee`. The sealed search (`simsearch`) uses `variants::apocalypse` and `score`, never
+//! `player`.
+
+use std::fmt;
+
+use crate::board::FenError;
+use crate::geometry::{Geometry, Square};
+use crate::notation::{Leg, Turn, WireMove};
+use crate::variant::{Side, Variant};
+
+/// The rules of one variant (or of a family of rule sets sharing a board), as the
+/// variant-independent code needs them: [`crate::game::Game`], the generic perft and the
+/// protocols' codecs. Implemented by each variant's `Position`, by delegating to its own
+/// inherent methods.
+pub trait Rules: Clone + fmt::Debug + Sized {
+    /// Which rule set of the family (`()` when there is one).
+    type RuleSet: Copy;
+    /// One side's move.
+    type Move: Copy + PartialEq + fmt::Debug;
+    /// What [`Rules::play`] takes: a move in an alternating game, both sides' (possibly
+    /// illegal) moves in a sealed one.
+    type Turn: Copy;
+
+    /// The start position.
+    fn start(set: Self::RuleSet) -> Self;
+    /// Sets a position up from a FEN.
+    ///
+    /// # Errors
+    /// The first fault of the FEN.
+    fn from_fen(set: Self::RuleSet, fen: &str) -> Result<Self, FenError>;
+    /// The variant this position is of.
+    fn variant(&self) -> Variant;
+    /// The board.
+    fn geometry(&self) -> &'static Geometry;
+    /// The FEN of the position.
+    fn fen(&self) -> String;
+    /// The side to move, `None` in a sealed game (both move at once).
+    fn side_to_move(&self) -> Option<Side>;
+    /// The FEN letter of the piece on a square, `None` when empty or off the board.
+    fn piece_at(&self, sq: Square) -> Option<char>;
+    /// A text diagram of the board.
+    fn diagram(&self) -> String {
+        crate::board::diagram(self.geometry(), |sq| self.piece_at(sq))
+    }
+    /// How the game has ended, if it has.
+    fn end(&self) -> Option<End>;
+    /// The legal moves of `side` into `out` (cleared first): in a sealed game that side's half
+    /// of a turn, in an alternating game nothing for the side not to move.
+    fn legal_moves(&self, side: Side, out: &mut Vec<Self::Move>);
+    /// A move as written on the wire.
+    fn wire(mv: Self::Move) -> WireMove;
+    /// The legal turns into `out` (cleared first); none once the game has ended.
+    fn legal_turns(&self, out: &mut Vec<Self::Turn>);
+    /// How many turns [`Rules::legal_turns`] lists (a variant may count faster).
+    fn count_turns(&self) -> u64 {
+        let mut turns = Vec::new();
+        self.legal_turns(&mut turns);
+        turns.len() as u64
+    }
+    /// Reads a written turn: the turn to play, with the penalties it earns in a sealed game.
+    ///
+    /// # Errors
+    /// The turn has the wrong shape, a token is no move of the variant, or (in an alternating
+    /// game) the move is illegal.
+    fn read_turn(&self, turn: &Turn) -> Result<(Self::Turn, Vec<Penalty>), GameError>;
+    /// The position after a turn.
+    fn play(&self, turn: Self::Turn) -> Self;
+    /// Extra status lines of `d` after `Fen:`.
+    fn status_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The alternating search's key of the position; `None` in a sealed game.
+    fn search_key(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// How XBoard is shown a variant: `setup`'s tables and, for a turn XBoard cannot make in one
+/// move, the three-ply encoding (`protocol-docs/cecp.md`). The defaults are those of a game
+/// XBoard sees one move at a time.
+pub trait XboardCodec: Rules {
+    /// The `setup` tables of a rule set.
+    fn setup(set: Self::RuleSet) -> XboardSetup;
+
+    /// Reads and checks the opponent's first ply: the turn so far, in Quill's notation.
+    ///
+    /// # Errors
+    /// Why the ply cannot begin a legal turn.
+    fn read_p1(&self, _p1: &WireMove) -> Result<WireMove, PlyError> {
+        Err(PlyError::NotInPlies)
+    }
+    /// The middle ply the opponent of the mover makes after the mover's partial turn, with
+    /// why it is that one (for the message refusing another).
+    fn p2(&self, _partial: &WireMove) -> (WireMove, String) {
+        (
+            WireMove::Pass,
+            String::from("nothing happens in the middle of a turn"),
+        )
+    }
+    /// The opponent's whole turn from its partial turn and third ply, checked.
+    ///
+    /// # Errors
+    /// Why the third ply cannot end the turn.
+    fn complete(&self, _partial: &WireMove, _p3: &WireMove) -> Result<WireMove, PlyError> {
+        Err(PlyError::NotInPlies)
+    }
+    /// The engine's own turn as its first and third plies; `None` when the game is not shown
+    /// in plies or the turn is no legal one.
+    fn split(&self, _turn: &WireMove) -> Option<(String, String)> {
+        None
+    }
+}
+
+/// XBoard's `setup` tables for a rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct XboardSetup {
+    /// For each of XBoard's 22 piece types (P N B R Q F E A C W M O H I J G D V L S U K) the
+    /// letter used, `.` for none; White's half, then Black's.
+    pub piece_to_char: &'static str,
+    /// The holdings size and parent variant named after the board size (`0_fairy`).
+    pub parent: &'static str,
+    /// The moves of the pieces XBoard can describe, as (piece letter, Betza notation).
+    pub betza: &'static [(char, &'static str)],
+    /// Whether each turn is shown as three plies.
+    pub plies: bool,
+}
+
+/// Why a ply of XBoard's three-ply encoding is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyError {
+    /// The game is over.
+    GameOver(Outcome),
+    /// The variant is not shown in plies.
+    NotInPlies,
+    /// A drop as the first ply.
+    DropFirst,
+    /// A promotion letter on a pawn leg of a game without promotion.
+    NoPromotion(char),
+    /// The text is no pawn leg (Gladiator, Brawl) or no move (Pagan).
+    NotALeg(WireMove),
+    /// A two-leg pawn leg that displaces nothing.
+    NothingDisplaced {
+        /// The pawn's square.
+        from: Square,
+        /// Where it goes.
+        to: Square,
+    },
+    /// A null first ply when a pawn move exists.
+    PawnCompulsory,
+    /// A supporter move with a promotion letter.
+    SupporterPromotion(char),
+    /// The text cannot end a turn.
+    NotLast(WireMove),
+    /// Two null plies.
+    Empty,
+    /// A Pagan withdrawal from a dead piece written as a plain move.
+    DeadVictim {
+        /// The withdrawal.
+        leg: Leg,
+        /// The dead piece's square.
+        victim: Square,
+    },
+    /// A two-leg Pagan move that removes nothing.
+    NoKill {
+        /// The move as meant.
+        leg: Leg,
+        /// The kill square written.
+        kill: Square,
+    },
+    /// The third ply of a Pagan turn is not null.
+    PaganP3,
+    /// The rules refuse the (partial) turn.
+    Rules(Refusal),
+    /// Another middle ply than the one the turn fixes.
+    WrongMiddle {
+        /// Why the middle ply is the expected one.
+        why: String,
+        /// The expected ply as XBoard writes it.
+        expected: String,
+    },
+    /// The engine's own turn, whose middle ply is awaited, cannot be read.
+    OwnTurnUnreadable,
+}
+
+impl fmt::Display for PlyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlyError::GameOver(o) => write!(f, "the game is over ({o})"),
+            PlyError::NotInPlies => f.write_str("not a game shown in plies"),
+            PlyError::DropFirst => f.write_str("a drop is not the first ply of a turn"),
+            PlyError::NoPromotion(c) => write!(f, "pawns never promote here ('{c}')"),
+            PlyError::NotALeg(mv) => write!(f, "'{mv}' is not a pawn leg"),
+            PlyError::NothingDisplaced { from, to } => write!(
+                f,
+                "no supporter is displaced on {to}: the pawn leg is the plain move {from}{to}"
+            ),
+            PlyError::PawnCompulsory => f.write_str("a pawn move is compulsory when one exists"),
+            PlyError::SupporterPromotion(c) => {
+                write!(f, "a supporter move takes no promotion suffix ('{c}')")
+            }
+            PlyError::NotLast(mv) => write!(f, "'{mv}' is not the last ply of a turn"),
+            PlyError::Empty => f.write_str("a turn of two null plies moves nothing"),
+            PlyError::DeadVictim { leg, victim } => write!(
+                f,
+                "the withdrawal removes the dead piece on {victim} from the game: write {}{victim},{victim}{}",
+                leg.from, leg.to
+            ),
+            PlyError::NoKill { leg, kill } => write!(
+                f,
+                "nothing leaves the game on {kill}: the move is the plain {}{}",
+                leg.from, leg.to
+            ),
+            PlyError::PaganP3 => f.write_str("the third ply of a Pagan turn is always @@@@"),
+            PlyError::Rules(r) => write!(f, "{r}"),
+            PlyError::WrongMiddle { why, expected } => write!(f, "{why}: expected {expected}"),
+            PlyError::OwnTurnUnreadable => f.write_str("the engine's own turn cannot be read"),
+        }
+    }
+}
+
+impl From<Refusal> for PlyError {
+    fn from(r: Refusal) -> PlyError {
+        PlyError::Rules(r)
+    }
+}
+
+/// Why a variant's position has ended, as its rules say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The given side has won.
+    Win(Side, &'static str),
+    /// Drawn.
+    Draw(&'static str),
+}
+
+impl End {
+    /// The outcome it means.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            End::Win(side, why) => Outcome {
+                winner: Some(side),
+                reason: why.to_string(),
+            },
+            End::Draw(why) => Outcome {
+                winner: None,
+                reason: why.to_string(),
+            },
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why, in words (`Black has no footmen left`).
+    pub reason: String,
+}
+
+impl Outcome {
+    /// The PGN-style result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {{{}}}", self.result(), self.reason)
+    }
+}
+
+/// A penalty earned in a sealed turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Penalty {
+    /// Who wrote the illegal move.
+    pub side: Side,
+    /// The move as written.
+    pub mv: String,
+    /// Why it is illegal.
+    pub reason: &'static str,
+}
+
+/// Why a turn or a position was refused; the game is left unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The game is over; no turn can be played.
+    GameOver(Outcome),
+    /// The text is not a move of this variant (e.g. three legs in Apocalypse).
+    NotAMove(String),
+    /// A single move where a sealed game needs a joint turn `W|B`.
+    NeedsJoint(Turn),
+    /// A joint turn `W|B` in an alternating game.
+    NotSealed {
+        /// The turn as written.
+        turn: Turn,
+        /// The game's variant.
+        variant: Variant,
+    },
+    /// An illegal move in an alternating game.
+    Illegal {
+        /// The move as written.
+        mv: String,
+        /// Why it is illegal.
+        reason: Refusal,
+    },
+    /// A FEN that does not describe a position of the variant.
+    BadFen(FenError),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::GameOver(o) => write!(f, "the game is over ({o})"),
+            GameError::NotAMove(t) => write!(f, "'{t}' is not a move of this variant"),
+            GameError::NeedsJoint(t) => {
+                write!(f, "'{t}' is one move; a sealed turn is written WHITE|BLACK")
+            }
+            GameError::NotSealed { turn, variant } => {
+                write!(
+                    f,
+                    "'{turn}' is a joint turn; {variant} is not a sealed game"
+                )
+            }
+            GameError::Illegal { mv, reason } => write!(f, "illegal move {mv}: {reason}"),
+            GameError::BadFen(m) => write!(f, "bad FEN: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<FenError> for GameError {
+    fn from(e: FenError) -> GameError {
+        GameError::BadFen(e)
+    }
+}
+
+/// Why the rules of an alternating game refuse a written move. [`fmt::Display`] gives the
+/// text printed after `illegal move MOVE: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A pass or a drop in a game that has neither (`what`: `turn` or `move`).
+    PassOrDrop(&'static str),
+    /// A promotion letter in a game without promotion.
+    NoPromotion,
+    /// A leg off the board (`board`) or the frame (`frame`).
+    OffBoard(Leg, &'static str),
+    /// A pawn leg the pawn cannot make.
+    PawnCannotGo {
+        /// The pawn's square.
+        from: Square,
+        /// The target.
+        to: Square,
+    },
+    /// A displaced supporter not placed.
+    MustPlace(Square),
+    /// A placement on an occupied square.
+    NotVacant(Square),
+    /// No pawn move where one exists.
+    PawnCompulsory,
+    /// Neither a pawn nor a supporter moves.
+    SupporterMustMove,
+    /// A supporter move the rules do not allow.
+    BadSupporter {
+        /// The move.
+        leg: Leg,
+        /// What a supporter move is in the rule set.
+        what: &'static str,
+        /// Whether it had to give a pawn move (no pawn moved).
+        must_free_pawn: bool,
+    },
+    /// More legs than a turn has.
+    TooManyLegs(usize),
+    /// A move of more than one leg.
+    OneLeg,
+    /// A promotion letter that names no promotion piece.
+    BadPromotion(char),
+    /// A promotion where none is allowed.
+    PromotionNotAllowed,
+    /// A pawn move that must promote, written without a letter.
+    MustPromote,
+    /// The move leaves the mover's king attacked.
+    KingAttacked,
+    /// No piece on the from-square.
+    NoPiece,
+    /// The piece is the opponent's.
+    NotMovers,
+    /// The piece cannot move there.
+    CannotMove,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::PassOrDrop(what) => write!(f, "a pass or a drop is never a {what} here"),
+            Refusal::NoPromotion => f.write_str("pawns never promote here"),
+            Refusal::OffBoard(leg, board) => write!(f, "{leg} leaves the {board}"),
+            Refusal::PawnCannotGo { from, to } => {
+                write!(f, "the pawn on {from} cannot go to {to}")
+            }
+            Refusal::MustPlace(sq) => {
+                write!(
+                    f,
+                    "the supporter displaced from {sq} must be placed: add {sq}XX"
+                )
+            }
+            Refusal::NotVacant(sq) => write!(f, "{sq} is not vacant"),
+            Refusal::PawnCompulsory => f.write_str("a pawn move is compulsory when one exists"),
+            Refusal::SupporterMustMove => f.write_str("without a pawn move a supporter must move"),
+            Refusal::BadSupporter {
+                leg,
+                what,
+                must_free_pawn,
+            } => {
+                let extra = if *must_free_pawn {
+                    " that gives a pawn move"
+                } else {
+                    ""
+                };
+                write!(f, "{leg} is not {what}{extra}")
+            }
+            Refusal::TooManyLegs(n) => write!(f, "too many legs ({n})"),
+            Refusal::OneLeg => f.write_str("a move has one leg"),
+            Refusal::BadPromotion(c) => write!(f, "a pawn promotes to w, a or g, not '{c}'"),
+            Refusal::PromotionNotAllowed => f.write_str("that promotion is not allowed here"),
+            Refusal::MustPromote => f.write_str("the pawn must promote: add w, a or g"),
+            Refusal::KingAttacked => f.write_str("it leaves the king on the dead board attacked"),
+            Refusal::NoPiece => f.write_str("no piece on the from-square"),
+            Refusal::NotMovers => f.write_str("that piece is not the mover's"),
+            Refusal::CannotMove => f.write_str("the piece cannot move there"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Reads a single move of an alternating game (refusing a joint turn).
+///
+/// # Errors
+/// [`GameError::NotSealed`] for a joint turn.
+pub fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, GameError> {
+    match turn {
+        Turn::Single(mv) => Ok(mv),
+        Turn::Joint(..) => Err(GameError::NotSealed {
+            turn: turn.clone(),
+            variant: pos.variant(),
+        }),
+    }
+}
