@@ -5,6 +5,8 @@
 //! whose first token is a move (or a joint turn `W|B`) is a move for GUIs that did not accept
 //! `usermove=1`.
 
+mod output;
+
 use std::fmt;
 
 use nom::branch::alt;
@@ -16,6 +18,8 @@ use super::{Args, CommandError, OpponentNews, whole, whole_i64, whole_u32, whole
 use crate::geometry::{Square, square};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
+
+pub use output::{CecpMove, EngineLine, Feature, FeatureValue, Pv, Thinking, parse_engine_line};
 
 /// A command sent by a CECP (XBoard) GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,6 +3,8 @@
 //! Quill adds `d` (show the board), `opponent M` (a sealed opponent move has been revealed)
 //! and `go sealed w|b` (choose a sealed move for one side) to the standard commands.
 
+mod output;
+
 use std::fmt;
 
 use nom::branch::alt;
@@ -13,6 +15,9 @@ use nom::sequence::preceded;
 use super::{Args, CommandError, OpponentNews, before, opponent_news, whole, whole_u32, whole_u64};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
+
+pub use output::{Bound, EngineLine, Info, InfoScore, OptionKind, UciOption, parse_engine_line};
+pub(crate) use output::{format_strategy, parse_strategy};
 
 /// A command sent by a UCI GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
