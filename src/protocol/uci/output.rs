@@ -308,10 +308,11 @@ fn info_string(text: &str) -> EngineLine {
     let typed = if let Some(message) = text.strip_prefix("error: ") {
         Some(EngineLine::Error(message.to_owned()))
     } else if let Some(rest) = text.strip_prefix("commit ") {
-        let mut args = Args::split(rest).ok();
-        args.as_mut()
-            .and_then(|a| Some((a.next_token()?, a.finish().ok()?)))
-            .map(|(digest, ())| EngineLine::Commit(digest.to_owned()))
+        // The digest is the only word.
+        Args::split(rest)
+            .ok()
+            .filter(|a| a.finish().is_ok())
+            .map(|a| EngineLine::Commit(a.command().to_owned()))
     } else if let Some(rest) = text.strip_prefix("reveal ") {
         let mut words = rest.split(' ');
         match (
