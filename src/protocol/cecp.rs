@@ -272,17 +272,13 @@ fn base_time(token: &str) -> Option<u32> {
     )
 }
 
-/// Writes a base time in seconds as `M` or `M:SS`.
+/// Writes a base time in seconds as `M:SS`.
 struct BaseTime(u32);
 
 impl fmt::Display for BaseTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (m, s) = (self.0 / 60, self.0 % 60);
-        if s == 0 {
-            write!(f, "{m}")
-        } else {
-            write!(f, "{m}:{s:02}")
-        }
+        // Always `M:SS`, as XBoard shows a clock.
+        write!(f, "{}:{:02}", self.0 / 60, self.0 % 60)
     }
 }
 
@@ -558,7 +554,7 @@ mod tests {
         assert_eq!(ok("level 0 2:30 0.5"), level(0, 150, 500));
         assert_eq!(ok("level 0 0:05 12.25"), level(0, 5, 12250));
         assert_eq!(level(0, 5, 12250).to_string(), "level 0 0:05 12.25");
-        assert_eq!(level(1, 3600, 2000).to_string(), "level 1 60 2");
+        assert_eq!(level(1, 3600, 2000).to_string(), "level 1 60:00 2");
         assert_eq!(ok("st 0.0019"), C::St(Seconds::from_millis(1)));
         assert_eq!(ok("st 30"), C::St(Seconds::from_millis(30_000)));
     }

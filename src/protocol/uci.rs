@@ -274,8 +274,12 @@ fn parse_go(args: &mut Args<'_>) -> Result<GoParams, CommandError> {
 }
 
 impl fmt::Display for GoParams {
-    /// Writes the parameters in canonical order, each preceded by a space (nothing when none).
+    /// Writes the parameters in canonical order (`sealed` first, as the protocol documents
+    /// write it), each preceded by a space (nothing when none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(side) = self.sealed {
+            write!(f, " sealed {}", side.letter())?;
+        }
         if !self.searchmoves.is_empty() {
             f.write_str(" searchmoves")?;
             for mv in &self.searchmoves {
@@ -304,9 +308,6 @@ impl fmt::Display for GoParams {
         }
         if self.infinite {
             f.write_str(" infinite")?;
-        }
-        if let Some(side) = self.sealed {
-            write!(f, " sealed {}", side.letter())?;
         }
         Ok(())
     }
