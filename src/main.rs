@@ -6,7 +6,7 @@
 //! merges standard error into the engine's pipe, so by default it stays quiet).
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -401,7 +401,11 @@ fn replay_files(args: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
 
 /// Replays one file; `Err` holds the report of what went wrong.
 #[cfg(feature = "transcript")]
-fn replay_one(path: &Path, engine: Option<&str>, options: &Options) -> Result<(), String> {
+fn replay_one(
+    path: &std::path::Path,
+    engine: Option<&str>,
+    options: &Options,
+) -> Result<(), String> {
     let transcript = transcript::load(path).map_err(|e| e.to_string())?;
     let mut transport: Box<dyn Transport> = match engine {
         None => Box::new(InProcess::new()),
@@ -475,16 +479,12 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let started = std::time::Instant::now();
-    let lines = core.perft(args.depth);
+    let divide = core.perft(args.depth);
     let elapsed = started.elapsed();
-    for line in &lines {
+    for line in divide.lines() {
         println!("{line}");
     }
-    let nodes: u64 = lines
-        .last()
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let nodes = divide.total();
     let secs = elapsed.as_secs_f64();
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",

@@ -303,7 +303,7 @@ impl Session {
         if let Some(reason) = self.cecp_refusal() {
             match &command {
                 CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
-                    return illegal(out, reason, &turn);
+                    return illegal(out, reason, turn);
                 }
                 CecpCommand::Go => return Self::refuse(&reason, &command, true, out),
                 CecpCommand::PlayOther

@@ -12,7 +12,7 @@ mod worker;
 
 use std::sync::mpsc::Sender;
 
-pub use self::core::{Core, MAX_PERFT_DEPTH, check_perft_depth};
+pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide, check_perft_depth};
 use self::worker::{Job, Worker};
 
 /// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
@@ -277,7 +277,13 @@ impl Session {
                         Purpose::Perft => self.perft_depth,
                         _ => 0,
                     };
-                    out.extend(core::perft_lines(depth, &divide));
+                    out.extend(
+                        core::PerftDivide {
+                            depth,
+                            split: divide,
+                        }
+                        .lines(),
+                    );
                 }
             }
             worker::Outcome::Perft(None) => {
