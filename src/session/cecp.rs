@@ -263,6 +263,72 @@ impl Session {
     }
 
     fn cecp_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        self.cecp_halt_for(&command, out);
+        if self.cecp_refused(&command, out) {
+            return;
+        }
+        use CecpCommand as C;
+        match command {
+            CecpCommand::Xboard => {}
+            CecpCommand::Protover(v) => {
+                if v >= 2 && !self.cecp.features_sent {
+                    self.send_features(out);
+                }
+            }
+            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
+            CecpCommand::Quit => self.finished = true,
+            CecpCommand::Force => self.cecp.force = true,
+            C::New | C::Variant(_) | C::SetBoard(_) | C::Undo | C::Remove | C::Result { .. } => {
+                self.cecp_game_command(command, out);
+            }
+            C::Go
+            | C::PlayOther
+            | C::Sealed(_)
+            | C::UserMove(_)
+            | C::Move(_)
+            | C::Reveal(..)
+            | C::Opponent(_) => self.cecp_turn_command(command, out),
+            C::MoveNow
+            | C::Draw
+            | C::Bk
+            | C::Hard
+            | C::Easy
+            | C::Random
+            | C::Computer
+            | C::Name(_)
+            | C::Rating(_)
+            | C::Ics(_)
+            | C::Cores(_)
+            | C::EgtPath(_)
+            | C::Nps(_)
+            | C::Otim(_)
+            | C::Put(_)
+            | C::Hover(_)
+            | C::Level { .. }
+            | C::St(_)
+            | C::Sd(_)
+            | C::Time(_)
+            | C::Memory(_) => self.cecp_clock_command(command, out),
+            C::Ping(_)
+            | C::Post
+            | C::NoPost
+            | C::Analyze
+            | C::Exit
+            | C::Dot
+            | C::Hint
+            | C::Option { .. }
+            | C::Exclude(_)
+            | C::Include(_)
+            | C::Lift(_)
+            | C::Display
+            | C::Help
+            | C::Perft(_) => self.cecp_tool_command(command, out),
+        }
+    }
+
+    /// Stops a running search as the command needs: commands that leave the game alone run
+    /// beside it, `?` makes the engine move now, anything else drops its move.
+    fn cecp_halt_for(&mut self, command: &CecpCommand, out: &mut Vec<String>) {
         // Commands that leave the game alone run beside a search; `?` makes the engine move
         // now; anything else stops the search and drops its move (CECP: `force`, `new`, a
         // new position … end thinking without a move).
@@ -300,31 +366,33 @@ impl Session {
             CecpCommand::MoveNow => self.halt(true, out),
             _ => self.halt(false, out),
         }
-        if let Some(reason) = self.cecp_refusal() {
-            match &command {
-                CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
-                    return illegal(out, reason, turn);
-                }
-                CecpCommand::Go => return Self::refuse(&reason, &command, true, out),
-                CecpCommand::PlayOther
-                | CecpCommand::Sealed(_)
-                | CecpCommand::Reveal(..)
-                | CecpCommand::SetBoard(_)
-                | CecpCommand::Hint
-                | CecpCommand::Analyze
-                | CecpCommand::Undo
-                | CecpCommand::Remove => return Self::refuse(&reason, &command, false, out),
-                _ => {}
-            }
+    }
+
+    /// Refuses, when the game asked for cannot be played (see [`Session::cecp_refusal`]),
+    /// the commands that would play it; `true` when the command was refused.
+    fn cecp_refused(&self, command: &CecpCommand, out: &mut Vec<String>) -> bool {
+        let Some(reason) = self.cecp_refusal() else {
+            return false;
+        };
+        match &command {
+            CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => illegal(out, reason, turn),
+            CecpCommand::Go => Self::refuse(&reason, command, true, out),
+            CecpCommand::PlayOther
+            | CecpCommand::Sealed(_)
+            | CecpCommand::Reveal(..)
+            | CecpCommand::SetBoard(_)
+            | CecpCommand::Hint
+            | CecpCommand::Analyze
+            | CecpCommand::Undo
+            | CecpCommand::Remove => Self::refuse(&reason, command, false, out),
+            _ => return false,
         }
+        true
+    }
+
+    /// The commands that set up or take back the game.
+    fn cecp_game_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
         match command {
-            CecpCommand::Xboard => {}
-            CecpCommand::Protover(v) => {
-                if v >= 2 && !self.cecp.features_sent {
-                    self.send_features(out);
-                }
-            }
-            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
             CecpCommand::New => {
                 self.reveal = None;
                 self.core.set_variant(Variant::DEFAULT);
@@ -347,8 +415,53 @@ impl Session {
                 }
                 None => Self::cecp_error(out, "unknown variant", format!("variant {name}")),
             },
-            CecpCommand::Quit => self.finished = true,
-            CecpCommand::Force => self.cecp.force = true,
+            // XBoard may relay a null ply as `setboard` (see plies::is_null_relay).
+            CecpCommand::SetBoard(ref fen)
+                if self.in_plies()
+                    && plies::is_null_relay(
+                        self.core.game(),
+                        &self.cecp.plies,
+                        self.cecp.force,
+                        fen,
+                    ) =>
+            {
+                self.cecp_ply(Turn::Single(WireMove::Pass), out);
+            }
+            CecpCommand::SetBoard(fen) => match self
+                .core
+                .set_position(Some(&xboard_fen(self.core.variant(), &fen)), &[])
+            {
+                Ok(()) => self.reset_turn_state(),
+                Err(e) => Self::cecp_error(
+                    out,
+                    format!("illegal position: {e}"),
+                    format!("setboard {fen}"),
+                ),
+            },
+            CecpCommand::Undo | CecpCommand::Remove => {
+                let sealed = self.core.game().side_to_move().is_none();
+                let n = if matches!(command, CecpCommand::Remove) && !sealed {
+                    2
+                } else {
+                    1
+                };
+                match self.core.undo(n) {
+                    Ok(()) => self.reset_turn_state(),
+                    Err(e) => Self::cecp_error(out, e, command),
+                }
+            }
+            CecpCommand::Result { .. } => {
+                self.cecp.force = true;
+                self.reveal = None;
+            }
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// The commands that play turns: the engine's and the opponent's moves.
+    fn cecp_turn_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
             CecpCommand::Go => {
                 self.cecp.force = false;
                 match &self.cecp.plies {
@@ -405,45 +518,14 @@ impl Session {
                 Some(pending) => out.extend(pending.lines),
                 None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
             },
-            // XBoard may relay a null ply as `setboard` (see plies::is_null_relay).
-            CecpCommand::SetBoard(ref fen)
-                if self.in_plies()
-                    && plies::is_null_relay(
-                        self.core.game(),
-                        &self.cecp.plies,
-                        self.cecp.force,
-                        fen,
-                    ) =>
-            {
-                self.cecp_ply(Turn::Single(WireMove::Pass), out);
-            }
-            CecpCommand::SetBoard(fen) => match self
-                .core
-                .set_position(Some(&xboard_fen(self.core.variant(), &fen)), &[])
-            {
-                Ok(()) => self.reset_turn_state(),
-                Err(e) => Self::cecp_error(
-                    out,
-                    format!("illegal position: {e}"),
-                    format!("setboard {fen}"),
-                ),
-            },
-            CecpCommand::Undo | CecpCommand::Remove => {
-                let sealed = self.core.game().side_to_move().is_none();
-                let n = if matches!(command, CecpCommand::Remove) && !sealed {
-                    2
-                } else {
-                    1
-                };
-                match self.core.undo(n) {
-                    Ok(()) => self.reset_turn_state(),
-                    Err(e) => Self::cecp_error(out, e, command),
-                }
-            }
-            CecpCommand::Result { .. } => {
-                self.cecp.force = true;
-                self.reveal = None;
-            }
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// The clock and limit commands, and those Quill accepts and ignores.
+    fn cecp_clock_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
             CecpCommand::MoveNow
             | CecpCommand::Draw
             | CecpCommand::Bk
@@ -485,6 +567,14 @@ impl Session {
                     Self::cecp_error(out, e, format!("memory {mib}"));
                 }
             }
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// Thinking output, analysis, options, hints, highlights, the board and perft.
+    fn cecp_tool_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
             CecpCommand::Ping(n) => emit(out, EngineLine::Pong(n)),
             CecpCommand::Post => self.cecp.post = true,
             CecpCommand::NoPost => self.cecp.post = false,
@@ -551,6 +641,8 @@ impl Session {
                 }
                 Err(e) => Self::cecp_error(out, e, format!("perft {depth}")),
             },
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
         }
     }
 

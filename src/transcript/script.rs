@@ -14,7 +14,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long `@ quiet` (and the final check for leftover output) waits for stray output.
 pub const DEFAULT_SETTLE: Duration = Duration::from_millis(200);
 
-/// How many lines of the dialogue a [`Failure`] shows.
+/// How many lines of the dialogue a [`Failure`](super::Failure) shows.
 pub const DIALOGUE_LINES: usize = 20;
 
 /// A parsed transcript.
