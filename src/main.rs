@@ -6,7 +6,7 @@
 //! merges standard error into the engine's pipe, so by default it stays quiet).
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -19,7 +19,9 @@ use log::{debug, warn};
 mod match_cli;
 
 use quill::session::{Input, MAX_INPUT_LINE, Session};
-use quill::transcript::{self, External, InProcess, Logger, Options, Transport};
+use quill::transcript::{self, Logger};
+#[cfg(feature = "transcript")]
+use quill::transcript::{External, InProcess, Options, Transport};
 
 /// Quill: an engine for chess variants, speaking UCI and XBoard (CECP) on stdin/stdout.
 #[derive(Debug, Parser)]
@@ -49,6 +51,7 @@ struct EngineArgs {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Replay transcripts against the engine and report which pass.
+    #[cfg(feature = "transcript")]
     Replay(ReplayArgs),
     /// Count move sequences (perft) from a position, split by the first turn.
     Perft(PerftArgs),
@@ -128,6 +131,7 @@ pub(crate) fn parse_variant(name: &str) -> Result<quill::variant::Variant, Strin
     })
 }
 
+#[cfg(feature = "transcript")]
 #[derive(Debug, Args)]
 struct ReplayArgs {
     /// Transcript files; a directory means every `*.txt` under it, recursively, sorted.
@@ -149,6 +153,7 @@ fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
 }
 
 /// Positive seconds, at most a day.
+#[cfg(feature = "transcript")]
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
@@ -162,6 +167,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => run_engine(&cli.engine),
+        #[cfg(feature = "transcript")]
         Some(Command::Replay(args)) => run_replay(&args),
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Verify(args)) => run_verify(&args),
@@ -377,6 +383,7 @@ fn run_engine(args: &EngineArgs) -> ExitCode {
 // ---------------------------------------------------------------------------------------------
 
 /// The transcript files the arguments name, in order; directories expanded.
+#[cfg(feature = "transcript")]
 fn replay_files(args: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
     let mut files = Vec::new();
     for path in args {
@@ -393,7 +400,12 @@ fn replay_files(args: &[PathBuf]) -> Vec<Result<PathBuf, String>> {
 }
 
 /// Replays one file; `Err` holds the report of what went wrong.
-fn replay_one(path: &Path, engine: Option<&str>, options: &Options) -> Result<(), String> {
+#[cfg(feature = "transcript")]
+fn replay_one(
+    path: &std::path::Path,
+    engine: Option<&str>,
+    options: &Options,
+) -> Result<(), String> {
     let transcript = transcript::load(path).map_err(|e| e.to_string())?;
     let mut transport: Box<dyn Transport> = match engine {
         None => Box::new(InProcess::new()),
@@ -404,6 +416,7 @@ fn replay_one(path: &Path, engine: Option<&str>, options: &Options) -> Result<()
     transcript::run_with(&transcript, transport.as_mut(), options).map_err(|e| e.to_string())
 }
 
+#[cfg(feature = "transcript")]
 fn run_replay(args: &ReplayArgs) -> ExitCode {
     let mut options = Options::default();
     if let Some(timeout) = args.timeout {
@@ -466,16 +479,12 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let started = std::time::Instant::now();
-    let lines = core.perft(args.depth);
+    let divide = core.perft(args.depth);
     let elapsed = started.elapsed();
-    for line in &lines {
+    for line in divide.lines() {
         println!("{line}");
     }
-    let nodes: u64 = lines
-        .last()
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let nodes = divide.total();
     let secs = elapsed.as_secs_f64();
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",

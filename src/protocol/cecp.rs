@@ -5,6 +5,8 @@
 //! whose first token is a move (or a joint turn `W|B`) is a move for GUIs that did not accept
 //! `usermove=1`.
 
+mod output;
+
 use std::fmt;
 
 use nom::branch::alt;
@@ -16,6 +18,8 @@ use super::{Args, CommandError, OpponentNews, whole, whole_i64, whole_u32, whole
 use crate::geometry::{Square, square};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
+
+pub use output::{CecpMove, EngineLine, Feature, FeatureValue, Pv, Thinking, parse_engine_line};
 
 /// A command sent by a CECP (XBoard) GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,17 +272,13 @@ fn base_time(token: &str) -> Option<u32> {
     )
 }
 
-/// Writes a base time in seconds as `M` or `M:SS`.
+/// Writes a base time in seconds as `M:SS`.
 struct BaseTime(u32);
 
 impl fmt::Display for BaseTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (m, s) = (self.0 / 60, self.0 % 60);
-        if s == 0 {
-            write!(f, "{m}")
-        } else {
-            write!(f, "{m}:{s:02}")
-        }
+        // Always `M:SS`, as XBoard shows a clock.
+        write!(f, "{}:{:02}", self.0 / 60, self.0 % 60)
     }
 }
 
@@ -554,7 +554,7 @@ mod tests {
         assert_eq!(ok("level 0 2:30 0.5"), level(0, 150, 500));
         assert_eq!(ok("level 0 0:05 12.25"), level(0, 5, 12250));
         assert_eq!(level(0, 5, 12250).to_string(), "level 0 0:05 12.25");
-        assert_eq!(level(1, 3600, 2000).to_string(), "level 1 60 2");
+        assert_eq!(level(1, 3600, 2000).to_string(), "level 1 60:00 2");
         assert_eq!(ok("st 0.0019"), C::St(Seconds::from_millis(1)));
         assert_eq!(ok("st 30"), C::St(Seconds::from_millis(30_000)));
     }

@@ -3,6 +3,8 @@
 //! Quill adds `d` (show the board), `opponent M` (a sealed opponent move has been revealed)
 //! and `go sealed w|b` (choose a sealed move for one side) to the standard commands.
 
+mod output;
+
 use std::fmt;
 
 use nom::branch::alt;
@@ -13,6 +15,9 @@ use nom::sequence::preceded;
 use super::{Args, CommandError, OpponentNews, before, opponent_news, whole, whole_u32, whole_u64};
 use crate::notation::{Turn, WireMove, parse_move, parse_turn};
 use crate::variant::Side;
+
+pub use output::{Bound, EngineLine, Info, InfoScore, OptionKind, UciOption, parse_engine_line};
+pub(crate) use output::{format_strategy, parse_strategy};
 
 /// A command sent by a UCI GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -269,8 +274,12 @@ fn parse_go(args: &mut Args<'_>) -> Result<GoParams, CommandError> {
 }
 
 impl fmt::Display for GoParams {
-    /// Writes the parameters in canonical order, each preceded by a space (nothing when none).
+    /// Writes the parameters in canonical order (`sealed` first, as the protocol documents
+    /// write it), each preceded by a space (nothing when none).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(side) = self.sealed {
+            write!(f, " sealed {}", side.letter())?;
+        }
         if !self.searchmoves.is_empty() {
             f.write_str(" searchmoves")?;
             for mv in &self.searchmoves {
@@ -299,9 +308,6 @@ impl fmt::Display for GoParams {
         }
         if self.infinite {
             f.write_str(" infinite")?;
-        }
-        if let Some(side) = self.sealed {
-            write!(f, " sealed {}", side.letter())?;
         }
         Ok(())
     }

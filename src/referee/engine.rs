@@ -10,15 +10,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1, take_while1};
-use nom::character::complete::{char, i32 as dec_i32, space0, space1};
-use nom::combinator::{all_consuming, map, opt, recognize, rest, value};
-use nom::multi::separated_list0;
-use nom::sequence::{delimited, preceded, separated_pair};
-use nom::{IResult, Parser};
-
 use super::seat::{Dialect, EngineSpec};
+use crate::protocol::CommandError;
 
 /// Longest line an engine may send, in bytes without the line ending; a longer line forfeits.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -267,207 +260,183 @@ pub enum Meaning {
     Unknown,
 }
 
-/// Reads a line of the given dialect.
+/// Reads a line of the given dialect with the protocol's own parsers
+/// ([`crate::protocol::uci::parse_engine_line`], [`crate::protocol::cecp::parse_engine_line`]).
+/// A line of a known kind with broken arguments keeps the meaning of its first word, read
+/// from the text as written (`bestmove zz` is still a move, and a bad one).
 pub fn meaning(dialect: Dialect, line: &str) -> Meaning {
-    let parsed = match dialect {
-        Dialect::Uci => uci_line(line.trim()),
-        Dialect::Cecp => cecp_line(line.trim()),
-    };
-    parsed.map_or(Meaning::Unknown, |(_, m)| m)
-}
-
-fn token(input: &str) -> IResult<&str, &str> {
-    take_till1(|c: char| c.is_whitespace()).parse(input)
-}
-
-/// `info string WORD ` (the prefix of the commit-reveal lines in UCI).
-fn info_string<'a>(
-    word: &'static str,
-) -> impl Parser<&'a str, Output = (), Error = nom::error::Error<&'a str>> {
-    value(
-        (),
-        (
-            tag("info"),
-            space1,
-            tag("string"),
-            space1,
-            tag(word),
-            space1,
-        ),
-    )
-}
-
-fn uci_line(input: &str) -> IResult<&str, Meaning> {
-    alt((
-        map(preceded((tag("bestmove"), space1), token), |m: &str| {
-            Meaning::Move(m.to_string())
-        }),
-        // `bestmove` with nothing after it is an empty move: garbage, not chatter.
-        value(Meaning::Move(String::new()), all_consuming(tag("bestmove"))),
-        map(preceded(info_string("commit"), token), |d: &str| {
-            Meaning::Commit(d.to_string())
-        }),
-        map(
-            preceded(info_string("reveal"), separated_pair(token, space1, token)),
-            |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
-        ),
-        map(
-            recognize((
-                tag("info"),
-                space1,
-                tag("string"),
-                space1,
-                tag("error"),
-                rest,
-            )),
-            |l: &str| Meaning::Complaint(l.to_string()),
-        ),
-        map(recognize((tag("No such option"), rest)), |l: &str| {
-            Meaning::Complaint(l.to_string())
-        }),
-        map(preceded((tag("info"), space0), rest), |info: &str| {
-            uci_score(info).map_or(Meaning::Chatter, Meaning::Score)
-        }),
-        value(Meaning::UciOk, tag("uciok")),
-        value(Meaning::ReadyOk, tag("readyok")),
-        map(
-            preceded((tag("id"), space1, tag("name"), space1), rest),
-            |n: &str| Meaning::IdName(n.trim().to_string()),
-        ),
-        value(Meaning::Chatter, tag("id")),
-        map(
-            preceded((tag("option"), space1, tag("name"), space1), rest),
-            |o: &str| {
-                let name = o.split(" type ").next().unwrap_or(o);
-                Meaning::OptionName(name.trim().to_string())
-            },
-        ),
-        value(
-            Meaning::Chatter,
-            alt((tag("copyprotection"), tag("registration"))),
-        ),
-        map(preceded((tag("pong"), space1), rest), |n: &str| {
-            Meaning::Pong(n.to_string())
-        }),
-    ))
-    .parse(input)
-}
-
-/// The score in an `info` line: the last `score cp N` or `score mate N` in it.
-fn uci_score(info: &str) -> Option<i32> {
-    let words: Vec<&str> = info.split_whitespace().collect();
-    let mut found = None;
-    for w in words.windows(3) {
-        if w[0] == "score" {
-            match (w[1], w[2].parse::<i32>()) {
-                ("cp", Ok(cp)) => found = Some(cp.clamp(-30_000, 30_000)),
-                ("mate", Ok(n)) => found = Some(if n > 0 { 30_000 } else { -30_000 }),
-                _ => {}
-            }
-        }
+    let line = line.trim();
+    match dialect {
+        Dialect::Uci => uci_meaning(line),
+        Dialect::Cecp => cecp_meaning(line),
     }
-    found
 }
 
-fn feature_value(input: &str) -> IResult<&str, &str> {
-    alt((
-        delimited(char('"'), take_while1(|c| c != '"'), char('"')),
-        value("", tag("\"\"")),
-        token,
-    ))
-    .parse(input)
+/// The `n`th word of a line (0: the command word), or the empty string.
+fn word(line: &str, n: usize) -> String {
+    line.split_whitespace()
+        .nth(n)
+        .unwrap_or_default()
+        .to_owned()
 }
 
-fn feature_pair(input: &str) -> IResult<&str, (String, String)> {
-    map(
-        separated_pair(
-            take_while1(|c: char| c != '=' && !c.is_whitespace()),
-            char('='),
-            feature_value,
-        ),
-        |(k, v): (&str, &str)| (k.to_string(), v.to_string()),
-    )
-    .parse(input)
+/// The text of a line after its first word, trimmed.
+fn after_word(line: &str) -> String {
+    line.split_once(char::is_whitespace)
+        .map_or("", |(_, rest)| rest.trim())
+        .to_owned()
 }
 
-fn cecp_line(input: &str) -> IResult<&str, Meaning> {
-    alt((
-        map(preceded((tag("move"), space1), token), |m: &str| {
-            Meaning::Move(m.to_string())
+/// A score for the referee: centipawns clamped to ±30000, mates as ±30000.
+fn clamp_score(cp: i64) -> i32 {
+    i32::try_from(cp.clamp(-30_000, 30_000)).unwrap_or_default()
+}
+
+fn uci_meaning(line: &str) -> Meaning {
+    use crate::player::Score;
+    use crate::protocol::uci::{EngineLine as L, Info, parse_engine_line};
+    if line.starts_with("No such option") {
+        // Stockfish's complaint, outside the protocol.
+        return Meaning::Complaint(line.to_owned());
+    }
+    match parse_engine_line(line) {
+        Ok(L::BestMove { mv, .. }) => {
+            Meaning::Move(mv.map_or_else(|| "(none)".to_owned(), |m| m.to_string()))
+        }
+        Ok(L::Commit(digest)) => Meaning::Commit(digest),
+        Ok(L::Reveal { mv, nonce }) => Meaning::Opening(mv.to_string(), nonce),
+        Ok(L::Error(_)) => Meaning::Complaint(line.to_owned()),
+        Ok(L::Info(Info { score, .. })) => score.map_or(Meaning::Chatter, |s| {
+            Meaning::Score(match s.value {
+                Score::Cp(cp) => clamp_score(i64::from(cp)),
+                Score::Mate(n) if n > 0 => 30_000,
+                Score::Mate(_) => -30_000,
+            })
         }),
-        value(Meaning::Move(String::new()), all_consuming(tag("move"))),
-        map(preceded((tag("commit"), space1), token), |d: &str| {
-            Meaning::Commit(d.to_string())
-        }),
-        map(
-            preceded(
-                (tag("reveal"), space1),
-                separated_pair(token, space1, token),
-            ),
-            |(m, n): (&str, &str)| Meaning::Opening(m.to_string(), n.to_string()),
-        ),
-        map(
-            (
-                alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"))),
-                opt(preceded(
-                    space0,
-                    delimited(char('{'), take_till1(|c| c == '}'), opt(char('}'))),
-                )),
-            ),
-            |(r, why): (&str, Option<&str>)| {
-                Meaning::Claim(r.to_string(), why.unwrap_or("").to_string())
+        Ok(L::InfoString(text)) => sealed_fallback(&text).unwrap_or(Meaning::Chatter),
+        Ok(L::UciOk) => Meaning::UciOk,
+        Ok(L::ReadyOk) => Meaning::ReadyOk,
+        Ok(L::IdName(name)) => Meaning::IdName(name),
+        Ok(L::Option(option)) => Meaning::OptionName(option.name),
+        Ok(L::IdAuthor(_) | L::Strategy(_) | L::CopyProtection(_) | L::Registration(_)) => {
+            Meaning::Chatter
+        }
+        Err(CommandError::Malformed { command, .. }) => match command.as_str() {
+            "bestmove" => Meaning::Move(word(line, 1)),
+            "uciok" => Meaning::UciOk,
+            "readyok" => Meaning::ReadyOk,
+            // A principal line in a notation of its own: the figures before it still count.
+            "info" => match line.split_once(" pv ") {
+                Some((figures, _)) => uci_meaning(figures),
+                None => Meaning::Chatter,
             },
+            "option" => match line.split_once(" name ") {
+                Some((_, rest)) => {
+                    let name = rest.split(" type ").next().unwrap_or(rest);
+                    Meaning::OptionName(name.trim().to_owned())
+                }
+                None => Meaning::Chatter,
+            },
+            _ => Meaning::Chatter,
+        },
+        Err(CommandError::Unknown(w)) if w == "pong" => Meaning::Pong(after_word(line)),
+        Err(CommandError::Unknown(_) | CommandError::Empty) => Meaning::Unknown,
+    }
+}
+
+/// The sealed extension's lines that did not read as such (`info string commit A B`,
+/// `info string reveal BAD N`): a commitment or an opening all the same, so that the
+/// referee checks it and forfeits a wrong one.
+fn sealed_fallback(text: &str) -> Option<Meaning> {
+    if let Some(rest) = text.strip_prefix("commit ") {
+        return Some(Meaning::Commit(word(rest, 0)));
+    }
+    let rest = text.strip_prefix("reveal ")?;
+    let mut words = rest.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(mv), Some(nonce)) => Some(Meaning::Opening(mv.to_owned(), nonce.to_owned())),
+        _ => None,
+    }
+}
+
+fn cecp_meaning(line: &str) -> Meaning {
+    use crate::protocol::cecp::{EngineLine as L, GameResult, parse_engine_line};
+    let refusal = || match line.strip_prefix("Illegal move") {
+        Some(rest) => Meaning::Refusal(rest.trim().to_owned()),
+        None => Meaning::Unknown,
+    };
+    match parse_engine_line(line) {
+        Ok(L::Move(mv)) => Meaning::Move(mv.to_string()),
+        Ok(L::Commit(digest)) => Meaning::Commit(digest),
+        Ok(L::Reveal { mv, nonce }) => Meaning::Opening(mv.to_string(), nonce),
+        Ok(L::Result {
+            result: GameResult::Unknown,
+            ..
+        }) => Meaning::Unknown,
+        Ok(L::Result { result, comment }) => {
+            Meaning::Claim(result.to_string(), comment.unwrap_or_default())
+        }
+        Ok(L::Resign) => Meaning::Resign,
+        Ok(L::Feature(features)) => Meaning::Features(
+            features
+                .iter()
+                .map(|f| (f.name.clone(), f.text().to_owned()))
+                .collect(),
         ),
-        value(Meaning::Resign, tag("resign")),
-        map(
-            preceded(
-                (tag("feature"), space1),
-                separated_list0(space1, feature_pair),
-            ),
-            Meaning::Features,
-        ),
-        map(preceded((tag("pong"), space1), rest), |n: &str| {
-            Meaning::Pong(n.trim().to_string())
-        }),
-        map(preceded(tag("Illegal move"), rest), |r: &str| {
-            Meaning::Refusal(r.trim().to_string())
-        }),
-        // Complaints about other commands are logged, not fatal.
-        map(recognize((tag("Error"), rest)), |l: &str| {
-            Meaning::Complaint(l.to_string())
-        }),
-        // A thinking line: depth, score, time, nodes, pv.
-        map(
-            preceded(
-                (
-                    take_while1(|c: char| c.is_ascii_digit()),
-                    opt(char('.')),
-                    space1,
-                ),
-                dec_i32,
-            ),
-            |score| Meaning::Score(score.clamp(-30_000, 30_000)),
-        ),
-        value(
-            Meaning::Chatter,
-            alt((
-                tag("#"),
-                tag("telluser"),
-                tag("tellusererror"),
-                tag("tellopponent"),
-                tag("tellothers"),
-                tag("tellall"),
-                tag("tellics"),
-                tag("askuser"),
-                tag("offer"),
-                tag("setup"),
-                tag("piece"),
-                tag("highlight"),
-                tag("hint"),
-            )),
-        ),
-    ))
-    .parse(input)
+        Ok(L::Pong(n)) => Meaning::Pong(n),
+        Ok(L::IllegalMove { .. }) => refusal(),
+        Ok(L::Error { .. }) => Meaning::Complaint(line.to_owned()),
+        Ok(L::Thinking(t)) => Meaning::Score(clamp_score(t.score)),
+        Ok(
+            L::TellUserError(_)
+            | L::TellUser(_)
+            | L::Stat01 { .. }
+            | L::Strategy(_)
+            | L::Comment(_)
+            | L::Hint(_)
+            | L::Setup(_)
+            | L::Piece(_)
+            | L::Highlight(_),
+        ) => Meaning::Chatter,
+        Err(CommandError::Malformed { command, .. }) => match command.as_str() {
+            "move" => Meaning::Move(word(line, 1)),
+            "commit" => Meaning::Commit(word(line, 1)),
+            "reveal" => match (word(line, 1), word(line, 2)) {
+                (mv, nonce) if !nonce.is_empty() => Meaning::Opening(mv, nonce),
+                _ => Meaning::Unknown,
+            },
+            "1-0" | "0-1" | "1/2-1/2" => Meaning::Claim(command, String::new()),
+            "resign" => Meaning::Resign,
+            "feature" => Meaning::Features(Vec::new()),
+            "pong" => Meaning::Pong(after_word(line)),
+            "Illegal" => refusal(),
+            "Error" => Meaning::Complaint(line.to_owned()),
+            "*" => Meaning::Unknown,
+            w if w.starts_with(|c: char| c.is_ascii_digit()) => {
+                match crate::protocol::whole_i64(&word(line, 1)) {
+                    Some(score) => Meaning::Score(clamp_score(score)),
+                    None => Meaning::Unknown,
+                }
+            }
+            _ => Meaning::Chatter,
+        },
+        Err(CommandError::Unknown(w))
+            if w.starts_with('#')
+                || [
+                    "tellopponent",
+                    "tellothers",
+                    "tellall",
+                    "tellics",
+                    "tellicsnoalias",
+                    "askuser",
+                    "offer",
+                ]
+                .contains(&w.as_str()) =>
+        {
+            Meaning::Chatter
+        }
+        Err(CommandError::Unknown(_) | CommandError::Empty) => Meaning::Unknown,
+    }
 }
 
 #[cfg(test)]

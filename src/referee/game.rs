@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use crate::commit;
 use crate::game::{Game, Outcome};
 use crate::notation::{Turn, WireMove, parse_move};
+use crate::protocol::cecp::{CecpCommand, Seconds};
+use crate::protocol::uci::{GoParams, PositionStart, UciCommand};
 use crate::variant::{Side, Variant};
 
 use super::engine::{MAX_LINE, Meaning, Process, Said, meaning};
@@ -299,6 +301,16 @@ impl EnginePlayer {
         self.process.send(line)
     }
 
+    /// Sends a UCI command, printed by the protocol's own printer.
+    fn uci(&mut self, command: UciCommand) -> bool {
+        self.send(&command.to_string())
+    }
+
+    /// Sends a CECP command, printed by the protocol's own printer.
+    fn cecp(&mut self, command: CecpCommand) -> bool {
+        self.send(&command.to_string())
+    }
+
     fn crashed(&mut self, what: &str) -> Forfeit {
         // Give the process a moment to be reaped, for its exit status.
         let until = later(Instant::now(), Duration::from_millis(200));
@@ -350,12 +362,12 @@ impl EnginePlayer {
     fn sync(&mut self, inbox: &mut Inbox) -> Result<(), Forfeit> {
         let expected = match self.spec.dialect {
             Dialect::Uci => {
-                self.send("isready");
+                self.uci(UciCommand::IsReady);
                 None
             }
             Dialect::Cecp if self.ping => {
                 self.pings += 1;
-                self.send(&format!("ping {}", self.pings));
+                self.cecp(CecpCommand::Ping(self.pings.to_string()));
                 Some(self.pings.to_string())
             }
             Dialect::Cecp => return Ok(()),
@@ -407,7 +419,7 @@ impl EnginePlayer {
         let name = self.spec.name.clone();
         match self.spec.dialect {
             Dialect::Uci => {
-                self.send("uci");
+                self.uci(UciCommand::Uci);
                 self.wait_for(inbox, deadline, "uciok", |e, m| match m {
                     Meaning::UciOk => Some(()),
                     Meaning::OptionName(o) => {
@@ -417,22 +429,26 @@ impl EnginePlayer {
                     }
                     _ => None,
                 })?;
+                let set = |name: &str, value: String| UciCommand::SetOption {
+                    name: name.to_owned(),
+                    value: Some(value),
+                };
                 if self.variant_option {
-                    self.send(&format!("setoption name UCI_Variant value {variant}"));
+                    self.uci(set("UCI_Variant", variant.to_string()));
                 }
                 for (k, v) in self.spec.options.clone() {
-                    self.send(&format!("setoption name {k} value {v}"));
+                    self.uci(set(&k, v));
                 }
                 if wants_commit && self.commit_option {
-                    self.send("setoption name SealedCommit value true");
+                    self.uci(set("SealedCommit", "true".to_owned()));
                 }
-                self.send("ucinewgame");
-                self.send("isready");
+                self.uci(UciCommand::UciNewGame);
+                self.uci(UciCommand::IsReady);
                 self.options_synced(inbox, deadline, "readyok", |m| *m == Meaning::ReadyOk)?;
             }
             Dialect::Cecp => {
-                self.send("xboard");
-                self.send("protover 2");
+                self.cecp(CecpCommand::Xboard);
+                self.cecp(CecpCommand::Protover(2));
                 let mut variants: Option<String> = None;
                 let mut sealed = false;
                 let mut done = false;
@@ -463,8 +479,11 @@ impl EnginePlayer {
                                 _ => {}
                             }
                             if k != "done" {
-                                let word = if accept { "accepted" } else { "rejected" };
-                                self.send(&format!("{word} {k}"));
+                                self.cecp(if accept {
+                                    CecpCommand::Accepted(k)
+                                } else {
+                                    CecpCommand::Rejected(k)
+                                });
                             }
                         }
                     }
@@ -484,35 +503,36 @@ impl EnginePlayer {
                         format!("{name} does not offer sealed moves (feature sealed=1)"),
                     ));
                 }
-                self.send("new");
-                self.send(&format!("variant {variant}"));
-                self.send("force");
+                self.cecp(CecpCommand::New);
+                self.cecp(CecpCommand::Variant(variant.to_string()));
+                self.cecp(CecpCommand::Force);
+                let option = |name: String, value: String| CecpCommand::Option {
+                    name,
+                    value: Some(value),
+                };
                 for (k, v) in self.spec.options.clone() {
-                    self.send(&format!("option {k}={v}"));
+                    self.cecp(option(k, v));
                 }
                 if wants_commit && self.commit_option {
-                    self.send("option SealedCommit=1");
+                    self.cecp(option("SealedCommit".to_owned(), "1".to_owned()));
                 }
-                self.send("post");
-                self.send("easy");
+                self.cecp(CecpCommand::Post);
+                self.cecp(CecpCommand::Easy);
                 let limits = self.spec.limits;
                 if let Some(c) = limits.clock {
-                    let secs = c.base.as_secs();
-                    self.send(&format!(
-                        "level {} {}:{:02} {}",
-                        c.moves,
-                        secs / 60,
-                        secs % 60,
-                        trimmed(c.inc.as_secs_f64())
-                    ));
+                    self.cecp(CecpCommand::Level {
+                        mps: c.moves,
+                        base_seconds: u32::try_from(c.base.as_secs()).unwrap_or(u32::MAX),
+                        inc: seconds(c.inc),
+                    });
                 }
                 if let Some(t) = limits.movetime {
-                    self.send(&format!("st {}", trimmed(t.as_secs_f64())));
+                    self.cecp(CecpCommand::St(seconds(t)));
                 }
                 if let Some(d) = limits.depth {
-                    self.send(&format!("sd {d}"));
+                    self.cecp(CecpCommand::Sd(d));
                 }
-                self.send("ping 1");
+                self.cecp(CecpCommand::Ping("1".to_owned()));
                 self.options_synced(inbox, deadline, "pong", |m| matches!(m, Meaning::Pong(_)))?;
             }
         }
@@ -520,9 +540,10 @@ impl EnginePlayer {
     }
 }
 
-fn trimmed(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+/// A duration as CECP writes it, rounded to the millisecond.
+fn seconds(d: Duration) -> Seconds {
+    let millis = d.as_micros().saturating_add(500) / 1000;
+    Seconds::from_millis(u64::try_from(millis).unwrap_or(u64::MAX))
 }
 
 /// The state of a game being played.
@@ -735,11 +756,11 @@ impl Table {
             e.start(&mut self.inbox, variant, sealed && human_present)?;
             if e.spec.dialect == Dialect::Cecp {
                 if let Some(fen) = &fen {
-                    e.send(&format!("setboard {fen}"));
+                    e.cecp(CecpCommand::SetBoard(fen.clone()));
                 }
                 if sealed {
-                    let side = if i == 0 { "white" } else { "black" };
-                    e.send(&format!("sealed {side}"));
+                    let side = if i == 0 { Side::White } else { Side::Black };
+                    e.cecp(CecpCommand::Sealed(side));
                 }
             }
         }
@@ -776,25 +797,27 @@ impl Table {
     }
 
     /// The UCI `position` command of the game so far.
-    fn position(&self) -> String {
-        let mut s = match &self.setup.opening.fen {
-            Some(fen) => format!("position fen {fen}"),
-            None => "position startpos".to_string(),
-        };
-        if !self.turns.is_empty() {
-            s.push_str(" moves");
-            for t in &self.turns {
-                s.push(' ');
-                s.push_str(&t.to_string());
-            }
+    fn position(&self) -> UciCommand {
+        UciCommand::Position {
+            start: match &self.setup.opening.fen {
+                Some(fen) => PositionStart::Fen(fen.clone()),
+                None => PositionStart::StartPos,
+            },
+            moves: self.turns.clone(),
         }
-        s
     }
 
-    /// The UCI `go` limits of seat `i`.
-    fn go_limits(&self, i: usize) -> String {
+    /// The UCI `go` of seat `i`: its limits, and in a sealed game its side.
+    fn go(&self, i: usize, sealed: bool) -> UciCommand {
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let clock = &self.clocks[i];
-        let mut s = String::new();
+        let mut go = GoParams {
+            sealed: sealed.then_some(if i == 0 { Side::White } else { Side::Black }),
+            movetime: clock.limits.movetime.map(millis),
+            depth: clock.limits.depth,
+            nodes: clock.limits.nodes,
+            ..GoParams::default()
+        };
         if let Some(c) = clock.limits.clock {
             let other = &self.clocks[1 - i];
             let (w, b) = if i == 0 {
@@ -802,36 +825,24 @@ impl Table {
             } else {
                 (other, clock)
             };
-            let inc = |c: &Clock| c.limits.clock.map_or(0, |k| k.inc.as_millis());
-            s.push_str(&format!(
-                " wtime {} btime {} winc {} binc {}",
-                w.left.as_millis(),
-                b.left.as_millis(),
-                inc(w),
-                inc(b)
-            ));
+            let inc = |c: &Clock| c.limits.clock.map_or(0, |k| millis(k.inc));
+            go.wtime = Some(millis(w.left));
+            go.btime = Some(millis(b.left));
+            go.winc = Some(inc(w));
+            go.binc = Some(inc(b));
             if c.moves > 0 {
-                s.push_str(&format!(" movestogo {}", clock.moves_to_go().unwrap_or(1)));
+                go.movestogo = Some(clock.moves_to_go().unwrap_or(1));
             }
         }
-        if let Some(t) = clock.limits.movetime {
-            s.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        if let Some(d) = clock.limits.depth {
-            s.push_str(&format!(" depth {d}"));
-        }
-        if let Some(n) = clock.limits.nodes {
-            s.push_str(&format!(" nodes {n}"));
-        }
-        s
+        UciCommand::Go(go)
     }
 
     /// Asks seat `i` for its move (in a sealed game, for its half of the turn); returns when the
     /// request went out (the seat's clock runs from then).
     fn request(&mut self, i: usize) -> Result<Instant, Forfeit> {
-        let position = self.position();
-        let limits = self.go_limits(i);
         let sealed = self.game.side_to_move().is_none();
+        let position = self.position();
+        let go = self.go(i, sealed);
         let times = [self.clocks[0].left, self.clocks[1].left];
         let has_clock = self.clocks[i].limits.clock.is_some();
         let Player::Engine(e) = &mut self.players[i] else {
@@ -840,22 +851,18 @@ impl Table {
         e.score = None;
         match e.spec.dialect {
             Dialect::Uci => {
-                e.send(&position);
+                e.uci(position);
                 e.sync(&mut self.inbox)?;
-                let side = if sealed {
-                    if i == 0 { " sealed w" } else { " sealed b" }
-                } else {
-                    ""
-                };
-                e.send(&format!("go{side}{limits}"));
+                e.uci(go);
             }
             Dialect::Cecp => {
                 e.sync(&mut self.inbox)?;
                 if has_clock {
-                    e.send(&format!("time {}", times[i].as_millis() / 10));
-                    e.send(&format!("otim {}", times[1 - i].as_millis() / 10));
+                    let cs = |d: Duration| i64::try_from(d.as_millis() / 10).unwrap_or(i64::MAX);
+                    e.cecp(CecpCommand::Time(cs(times[i])));
+                    e.cecp(CecpCommand::Otim(cs(times[1 - i])));
                 }
-                e.send("go");
+                e.cecp(CecpCommand::Go);
             }
         }
         Ok(Instant::now())
@@ -866,12 +873,12 @@ impl Table {
         if let Player::Engine(e) = &mut self.players[i]
             && e.spec.dialect == Dialect::Cecp
         {
-            let line = if e.usermove {
-                format!("usermove {mv}")
+            let turn = Turn::Single(mv.clone());
+            e.cecp(if e.usermove {
+                CecpCommand::UserMove(turn)
             } else {
-                mv.to_string()
-            };
-            e.send(&line);
+                CecpCommand::Move(turn)
+            });
         }
     }
 

@@ -7,7 +7,9 @@ use crate::notation::{Turn, WireMove};
 
 use crate::player::{Choice, Score};
 use crate::protocol::CommandError;
-use crate::protocol::cecp::{self, CecpCommand, ExcludeTarget};
+use crate::protocol::cecp::{
+    self, CecpCommand, CecpMove, EngineLine, ExcludeTarget, Feature, GameResult, Pv, Thinking,
+};
 use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
@@ -157,13 +159,9 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return,
             Err(CommandError::Unknown(word)) => {
-                out.push(format!("Error (unknown command): {word}"));
-                return;
+                return Self::cecp_error(out, "unknown command", word);
             }
-            Err(e) => {
-                out.push(format!("Error ({e}): {}", line.trim()));
-                return;
-            }
+            Err(e) => return Self::cecp_error(out, e, line.trim()),
         };
         match &command {
             CecpCommand::Accepted(f) | CecpCommand::Rejected(f) if f == "sealed" => {
@@ -184,22 +182,42 @@ impl Session {
     fn send_features(&mut self, out: &mut Vec<String>) {
         self.cecp.features_sent = true;
         let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        out.push(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 san=0 colors=0 time=1 \
-             reuse=1 analyze=1 playother=1 debug=1 memory=1 exclude=1 highlight=1 sealed=1 \
-             turns=1"
-                .to_string(),
-        );
-        out.push(format!(
-            "feature myname=\"{}\" variants=\"{}\"",
-            super::uci::NAME,
-            variants.join(",")
-        ));
-        out.push(format!(
-            "feature option=\"Seed -spin 0 0 {}\" option=\"SealedCommit -check 0\"",
-            super::core::MAX_SEED
-        ));
-        out.push("feature done=1".to_string());
+        let flags = [
+            ("ping", 1),
+            ("setboard", 1),
+            ("usermove", 1),
+            ("sigint", 0),
+            ("san", 0),
+            ("colors", 0),
+            ("time", 1),
+            ("reuse", 1),
+            ("analyze", 1),
+            ("playother", 1),
+            ("debug", 1),
+            ("memory", 1),
+            ("exclude", 1),
+            ("highlight", 1),
+            ("sealed", 1),
+            ("turns", 1),
+        ];
+        let lines = [
+            flags.map(|(name, on)| Feature::bare(name, on)).to_vec(),
+            vec![
+                Feature::quoted("myname", super::uci::NAME),
+                Feature::quoted("variants", variants.join(",")),
+            ],
+            vec![
+                Feature::quoted(
+                    "option",
+                    format!("Seed -spin 0 0 {}", super::core::MAX_SEED),
+                ),
+                Feature::quoted("option", "SealedCommit -check 0"),
+            ],
+            vec![Feature::bare("done", 1)],
+        ];
+        for features in lines {
+            emit(out, EngineLine::Feature(features));
+        }
     }
 
     /// Why the game the GUI asked for cannot be played, if it cannot: normal chess (after
@@ -225,7 +243,7 @@ impl Session {
     /// up in the GUI (for the requests a person makes: a variant, `go`).
     fn refuse(reason: &str, command: impl std::fmt::Display, tell: bool, out: &mut Vec<String>) {
         if tell {
-            out.push(format!("tellusererror {reason}"));
+            emit(out, EngineLine::TellUserError(reason.to_owned()));
         }
         Self::cecp_error(out, reason, command);
     }
@@ -235,10 +253,82 @@ impl Session {
         reason: impl std::fmt::Display,
         command: impl std::fmt::Display,
     ) {
-        out.push(format!("Error ({reason}): {command}"));
+        emit(
+            out,
+            EngineLine::Error {
+                kind: reason.to_string(),
+                command: command.to_string(),
+            },
+        );
     }
 
     fn cecp_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        self.cecp_halt_for(&command, out);
+        if self.cecp_refused(&command, out) {
+            return;
+        }
+        use CecpCommand as C;
+        match command {
+            CecpCommand::Xboard => {}
+            CecpCommand::Protover(v) => {
+                if v >= 2 && !self.cecp.features_sent {
+                    self.send_features(out);
+                }
+            }
+            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
+            CecpCommand::Quit => self.finished = true,
+            CecpCommand::Force => self.cecp.force = true,
+            C::New | C::Variant(_) | C::SetBoard(_) | C::Undo | C::Remove | C::Result { .. } => {
+                self.cecp_game_command(command, out);
+            }
+            C::Go
+            | C::PlayOther
+            | C::Sealed(_)
+            | C::UserMove(_)
+            | C::Move(_)
+            | C::Reveal(..)
+            | C::Opponent(_) => self.cecp_turn_command(command, out),
+            C::MoveNow
+            | C::Draw
+            | C::Bk
+            | C::Hard
+            | C::Easy
+            | C::Random
+            | C::Computer
+            | C::Name(_)
+            | C::Rating(_)
+            | C::Ics(_)
+            | C::Cores(_)
+            | C::EgtPath(_)
+            | C::Nps(_)
+            | C::Otim(_)
+            | C::Put(_)
+            | C::Hover(_)
+            | C::Level { .. }
+            | C::St(_)
+            | C::Sd(_)
+            | C::Time(_)
+            | C::Memory(_) => self.cecp_clock_command(command, out),
+            C::Ping(_)
+            | C::Post
+            | C::NoPost
+            | C::Analyze
+            | C::Exit
+            | C::Dot
+            | C::Hint
+            | C::Option { .. }
+            | C::Exclude(_)
+            | C::Include(_)
+            | C::Lift(_)
+            | C::Display
+            | C::Help
+            | C::Perft(_) => self.cecp_tool_command(command, out),
+        }
+    }
+
+    /// Stops a running search as the command needs: commands that leave the game alone run
+    /// beside it, `?` makes the engine move now, anything else drops its move.
+    fn cecp_halt_for(&mut self, command: &CecpCommand, out: &mut Vec<String>) {
         // Commands that leave the game alone run beside a search; `?` makes the engine move
         // now; anything else stops the search and drops its move (CECP: `force`, `new`, a
         // new position … end thinking without a move).
@@ -276,31 +366,33 @@ impl Session {
             CecpCommand::MoveNow => self.halt(true, out),
             _ => self.halt(false, out),
         }
-        if let Some(reason) = self.cecp_refusal() {
-            match &command {
-                CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => {
-                    return out.push(format!("Illegal move ({reason}): {turn}"));
-                }
-                CecpCommand::Go => return Self::refuse(&reason, &command, true, out),
-                CecpCommand::PlayOther
-                | CecpCommand::Sealed(_)
-                | CecpCommand::Reveal(..)
-                | CecpCommand::SetBoard(_)
-                | CecpCommand::Hint
-                | CecpCommand::Analyze
-                | CecpCommand::Undo
-                | CecpCommand::Remove => return Self::refuse(&reason, &command, false, out),
-                _ => {}
-            }
+    }
+
+    /// Refuses, when the game asked for cannot be played (see [`Session::cecp_refusal`]),
+    /// the commands that would play it; `true` when the command was refused.
+    fn cecp_refused(&self, command: &CecpCommand, out: &mut Vec<String>) -> bool {
+        let Some(reason) = self.cecp_refusal() else {
+            return false;
+        };
+        match &command {
+            CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => illegal(out, reason, turn),
+            CecpCommand::Go => Self::refuse(&reason, command, true, out),
+            CecpCommand::PlayOther
+            | CecpCommand::Sealed(_)
+            | CecpCommand::Reveal(..)
+            | CecpCommand::SetBoard(_)
+            | CecpCommand::Hint
+            | CecpCommand::Analyze
+            | CecpCommand::Undo
+            | CecpCommand::Remove => Self::refuse(&reason, command, false, out),
+            _ => return false,
         }
+        true
+    }
+
+    /// The commands that set up or take back the game.
+    fn cecp_game_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
         match command {
-            CecpCommand::Xboard => {}
-            CecpCommand::Protover(v) => {
-                if v >= 2 && !self.cecp.features_sent {
-                    self.send_features(out);
-                }
-            }
-            CecpCommand::Accepted(_) | CecpCommand::Rejected(_) => {}
             CecpCommand::New => {
                 self.reveal = None;
                 self.core.set_variant(Variant::DEFAULT);
@@ -323,8 +415,53 @@ impl Session {
                 }
                 None => Self::cecp_error(out, "unknown variant", format!("variant {name}")),
             },
-            CecpCommand::Quit => self.finished = true,
-            CecpCommand::Force => self.cecp.force = true,
+            // XBoard may relay a null ply as `setboard` (see plies::is_null_relay).
+            CecpCommand::SetBoard(ref fen)
+                if self.in_plies()
+                    && plies::is_null_relay(
+                        self.core.game(),
+                        &self.cecp.plies,
+                        self.cecp.force,
+                        fen,
+                    ) =>
+            {
+                self.cecp_ply(Turn::Single(WireMove::Pass), out);
+            }
+            CecpCommand::SetBoard(fen) => match self
+                .core
+                .set_position(Some(&xboard_fen(self.core.variant(), &fen)), &[])
+            {
+                Ok(()) => self.reset_turn_state(),
+                Err(e) => Self::cecp_error(
+                    out,
+                    format!("illegal position: {e}"),
+                    format!("setboard {fen}"),
+                ),
+            },
+            CecpCommand::Undo | CecpCommand::Remove => {
+                let sealed = self.core.game().side_to_move().is_none();
+                let n = if matches!(command, CecpCommand::Remove) && !sealed {
+                    2
+                } else {
+                    1
+                };
+                match self.core.undo(n) {
+                    Ok(()) => self.reset_turn_state(),
+                    Err(e) => Self::cecp_error(out, e, command),
+                }
+            }
+            CecpCommand::Result { .. } => {
+                self.cecp.force = true;
+                self.reveal = None;
+            }
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// The commands that play turns: the engine's and the opponent's moves.
+    fn cecp_turn_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
             CecpCommand::Go => {
                 self.cecp.force = false;
                 match &self.cecp.plies {
@@ -333,10 +470,7 @@ impl Session {
                         partial,
                         p2_seen: false,
                     } => {
-                        out.push(format!(
-                            "move {}",
-                            plies::answer_p2(self.core.game(), partial)
-                        ));
+                        emit_ply(out, &plies::answer_p2(self.core.game(), partial));
                         let partial = partial.clone();
                         self.cecp.plies = Plies::Received {
                             partial,
@@ -384,45 +518,14 @@ impl Session {
                 Some(pending) => out.extend(pending.lines),
                 None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
             },
-            // XBoard may relay a null ply as `setboard` (see plies::is_null_relay).
-            CecpCommand::SetBoard(ref fen)
-                if self.in_plies()
-                    && plies::is_null_relay(
-                        self.core.game(),
-                        &self.cecp.plies,
-                        self.cecp.force,
-                        fen,
-                    ) =>
-            {
-                self.cecp_ply(Turn::Single(WireMove::Pass), out);
-            }
-            CecpCommand::SetBoard(fen) => match self
-                .core
-                .set_position(Some(&xboard_fen(self.core.variant(), &fen)), &[])
-            {
-                Ok(()) => self.reset_turn_state(),
-                Err(e) => Self::cecp_error(
-                    out,
-                    format!("illegal position: {e}"),
-                    format!("setboard {fen}"),
-                ),
-            },
-            CecpCommand::Undo | CecpCommand::Remove => {
-                let sealed = self.core.game().side_to_move().is_none();
-                let n = if matches!(command, CecpCommand::Remove) && !sealed {
-                    2
-                } else {
-                    1
-                };
-                match self.core.undo(n) {
-                    Ok(()) => self.reset_turn_state(),
-                    Err(e) => Self::cecp_error(out, e, command),
-                }
-            }
-            CecpCommand::Result { .. } => {
-                self.cecp.force = true;
-                self.reveal = None;
-            }
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// The clock and limit commands, and those Quill accepts and ignores.
+    fn cecp_clock_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
             CecpCommand::MoveNow
             | CecpCommand::Draw
             | CecpCommand::Bk
@@ -464,7 +567,15 @@ impl Session {
                     Self::cecp_error(out, e, format!("memory {mib}"));
                 }
             }
-            CecpCommand::Ping(n) => out.push(format!("pong {n}")),
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
+        }
+    }
+
+    /// Thinking output, analysis, options, hints, highlights, the board and perft.
+    fn cecp_tool_command(&mut self, command: CecpCommand, out: &mut Vec<String>) {
+        match command {
+            CecpCommand::Ping(n) => emit(out, EngineLine::Pong(n)),
             CecpCommand::Post => self.cecp.post = true,
             CecpCommand::NoPost => self.cecp.post = false,
             CecpCommand::Analyze => {
@@ -474,7 +585,7 @@ impl Session {
             CecpCommand::Exit => self.cecp.analyze = false,
             CecpCommand::Dot => {
                 if self.cecp.analyze {
-                    out.push(self.stat01());
+                    emit(out, self.stat01());
                 }
             }
             CecpCommand::Hint if self.secret() => Self::cecp_error(
@@ -518,7 +629,7 @@ impl Session {
                     _ => Vec::new(),
                 };
                 if let Some(board) = self.core.highlight(sq, &played) {
-                    out.push(format!("highlight {board}"));
+                    emit(out, EngineLine::Highlight(board));
                 }
             }
             CecpCommand::Display => out.extend(self.core.display()),
@@ -530,6 +641,8 @@ impl Session {
                 }
                 Err(e) => Self::cecp_error(out, e, format!("perft {depth}")),
             },
+            // The other commands are not of this group (`cecp_command` sorts them).
+            _ => {}
         }
     }
 
@@ -560,16 +673,14 @@ impl Session {
     /// is accepted.
     fn cecp_ply(&mut self, turn: Turn, out: &mut Vec<String>) {
         let Turn::Single(mv) = &turn else {
-            return out.push(format!(
-                "Illegal move (a joint turn in an alternating game): {turn}"
-            ));
+            return illegal(out, "a joint turn in an alternating game", &turn);
         };
         let game = self.core.game();
         let before = std::mem::take(&mut self.cecp.plies);
         let checked = match &before {
             Plies::Idle => plies::read_p1(game, mv).map(|partial| {
                 if !self.cecp.force {
-                    out.push(format!("move {}", plies::answer_p2(game, &partial)));
+                    emit_ply(out, &plies::answer_p2(game, &partial));
                 }
                 Plies::Received {
                     partial,
@@ -593,7 +704,7 @@ impl Session {
             },
             Plies::Sent { turn, p3 } => match plies::check_own_p2(game, turn, mv) {
                 Ok(()) => {
-                    out.push(format!("move {p3}"));
+                    emit_ply(out, p3);
                     let turn = turn.clone();
                     return self.finish_own_turn(&turn, out);
                 }
@@ -603,7 +714,7 @@ impl Session {
         match checked {
             Ok(next) => self.cecp.plies = next,
             Err(e) => {
-                out.push(format!("Illegal move ({e}): {}", plies::shown(mv)));
+                illegal(out, e, plies::shown(mv));
                 self.cecp.plies = before;
             }
         }
@@ -614,7 +725,7 @@ impl Session {
         match self.core.play(&Turn::Single(turn.clone())) {
             Ok(_) => {
                 if let Some(outcome) = self.core.game().outcome() {
-                    out.push(outcome.to_string());
+                    emit(out, result_line(&outcome));
                 }
             }
             Err(e) => log::error!("the engine chose a turn its own rules refuse: {e}"),
@@ -642,7 +753,7 @@ impl Session {
 
     fn cecp_turn(&mut self, turn: Turn, out: &mut Vec<String>) {
         if let Some(reason) = self.revealed_mismatch(&turn) {
-            return out.push(format!("Illegal move ({reason}): {turn}"));
+            return illegal(out, reason, &turn);
         }
         if self.reveal.is_some() && matches!(turn, Turn::Joint(..)) {
             // The pair is known: a reveal still owed is now moot.
@@ -651,23 +762,19 @@ impl Session {
         match self.core.play(&turn) {
             Ok(penalties) => {
                 for p in penalties {
-                    out.push(format!(
-                        "# penalty for {}: {} ({})",
-                        p.side.word(),
-                        p.mv,
-                        p.reason
-                    ));
+                    let text = format!("penalty for {}: {} ({})", p.side.word(), p.mv, p.reason);
+                    emit(out, EngineLine::Comment(text));
                 }
                 self.reset_turn_state();
                 if let Some(outcome) = self.core.game().outcome() {
-                    out.push(outcome.to_string());
+                    emit(out, result_line(&outcome));
                 } else if self.cecp.analyze {
                     self.cecp_analyze(out);
                 } else if !self.cecp.force {
                     self.cecp_move(out);
                 }
             }
-            Err(e) => out.push(format!("Illegal move ({e}): {turn}")),
+            Err(e) => illegal(out, e, &turn),
         }
     }
 
@@ -713,13 +820,19 @@ impl Session {
     /// The answer to `.` in analysis: `stat01: TIME NODES DEPTH MVLEFT MVTOT`, with the time
     /// since the analysis started and the last completed iteration's depth and nodes (Quill
     /// does not track its way through the root moves: MVLEFT is 0, MVTOT the legal moves).
-    fn stat01(&self) -> String {
+    fn stat01(&self) -> EngineLine {
         let (cs, depth, nodes) = match self.cecp.progress {
             Some((started, depth, nodes)) => (started.elapsed().as_millis() / 10, depth, nodes),
             None => (0, 0, 0),
         };
         let total = self.core.game().legal_moves(self.cecp_side()).len();
-        format!("stat01: {cs} {nodes} {depth} 0 {total}")
+        EngineLine::Stat01 {
+            time: u64::try_from(cs).unwrap_or(u64::MAX),
+            nodes,
+            depth,
+            left: 0,
+            total: u32::try_from(total).unwrap_or(u32::MAX),
+        }
     }
 
     /// Sends the engine's move once its worker has chosen it.
@@ -741,22 +854,28 @@ impl Session {
             self.cecp.own_move = Some(choice.mv.clone());
         }
         let lines = self.deliver(
-            &choice.mv.to_string(),
+            &choice.mv,
             |mv, nonce| {
                 let mut lines = Vec::new();
                 if !nonce.is_empty() {
                     lines.extend(details.iter().cloned());
-                    lines.push(format!("reveal {mv} {nonce}"));
+                    lines.push(
+                        EngineLine::Reveal {
+                            mv: mv.clone(),
+                            nonce: nonce.to_owned(),
+                        }
+                        .to_string(),
+                    );
                 }
-                lines.push(format!("move {mv}"));
+                lines.push(EngineLine::Move(CecpMove::Wire(mv.clone())).to_string());
                 lines
             },
-            |digest| format!("commit {digest}"),
+            |digest| EngineLine::Commit(digest.to_owned()).to_string(),
         );
         if alternating && self.in_plies() {
             // XBoard is shown the turn in plies: P1 now, P3 once the opponent's P2 arrives.
             if let Some((p1, p3)) = plies::split(self.core.game(), &choice.mv) {
-                out.push(format!("move {p1}"));
+                emit_ply(out, &p1);
                 self.cecp.plies = Plies::Sent {
                     turn: choice.mv,
                     p3,
@@ -782,22 +901,26 @@ impl Session {
     fn thinking_lines(&self, choice: &Choice, secret: bool, out: &mut Vec<String>) {
         let (depth, cs, nodes) = (choice.depth, choice.micros / 10_000, choice.nodes);
         if secret {
-            return out.push(format!("# depth {depth} nodes {nodes} time {cs}"));
+            let text = format!("depth {depth} nodes {nodes} time {cs}");
+            return emit(out, EngineLine::Comment(text));
         }
-        let pv = if choice.pv.is_empty() {
-            choice.mv.to_string()
-        } else {
-            choice.pv.join(" ")
-        };
+        let pv = Pv::Turns(super::uci::pv_turns(choice));
         // XBoard's mate convention: 100000 + N for a mate in N, -100000 - N when mated.
         let score = match choice.score {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => 100_000 + n,
-            Score::Mate(n) => -100_000 + n,
+            Score::Cp(cp) => i64::from(cp),
+            Score::Mate(n) if n > 0 => 100_000 + i64::from(n),
+            Score::Mate(n) => -100_000 + i64::from(n),
         };
-        out.push(format!("{depth} {score} {cs} {nodes} {pv}"));
+        let thinking = Thinking {
+            depth,
+            score,
+            time: cs,
+            nodes,
+            pv,
+        };
+        emit(out, EngineLine::Thinking(thinking));
         if self.core.game().side_to_move().is_none() {
-            out.push(format!("# strategy {}", super::uci::strategy_text(choice)));
+            emit(out, EngineLine::Strategy(choice.strategy.clone()));
         }
     }
 
@@ -839,19 +962,56 @@ fn setup_lines(variant: Variant) -> Vec<String> {
     let g = game.geometry();
     let fen = game.fen();
     let six: Vec<&str> = fen.split_whitespace().take(6).collect();
-    let mut lines = vec![format!(
-        "setup ({}) {}x{}+{} {}",
+    let mut lines = vec![EngineLine::Setup(format!(
+        "({}) {}x{}+{} {}",
         variant.piece_to_char(),
         g.files(),
         g.ranks(),
         variant.xboard_parent(),
         six.join(" ")
-    )];
+    ))];
     lines.extend(
         variant
             .betza()
             .iter()
-            .map(|(p, b)| format!("piece {p}& {b}")),
+            .map(|(p, b)| EngineLine::Piece(format!("{p}& {b}"))),
     );
-    lines
+    lines.iter().map(ToString::to_string).collect()
+}
+
+/// Writes one engine line into the output.
+fn emit(out: &mut Vec<String>, line: EngineLine) {
+    out.push(line.to_string());
+}
+
+/// Refuses a move: `Illegal move (REASON): MOVE`.
+fn illegal(out: &mut Vec<String>, reason: impl std::fmt::Display, mv: impl std::fmt::Display) {
+    emit(
+        out,
+        EngineLine::IllegalMove {
+            reason: Some(reason.to_string()),
+            mv: mv.to_string(),
+        },
+    );
+}
+
+/// Sends one XBoard ply of a multi-part turn (see plies.rs) as `move PLY`.
+fn emit_ply(out: &mut Vec<String>, ply: &str) {
+    match CecpMove::from_token(ply) {
+        Some(mv) => emit(out, EngineLine::Move(mv)),
+        None => log::error!("the ply encoder made a ply that is no move: {ply}"),
+    }
+}
+
+/// The result line of a finished game, `RESULT {REASON}`.
+fn result_line(outcome: &crate::game::Outcome) -> EngineLine {
+    let result = match outcome.winner {
+        Some(Side::White) => GameResult::WhiteWins,
+        Some(Side::Black) => GameResult::BlackWins,
+        None => GameResult::Draw,
+    };
+    EngineLine::Result {
+        result,
+        comment: Some(outcome.reason.clone()),
+    }
 }

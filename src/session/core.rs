@@ -268,9 +268,12 @@ impl Core {
         out
     }
 
-    /// The lines of `perft N`: one `TURN: count` per root turn, then `Nodes searched: N`.
-    pub fn perft(&self, depth: u32) -> Vec<String> {
-        perft_lines(depth, &self.game.perft_divide(depth))
+    /// The result of `perft N`, split by the root turn.
+    pub fn perft(&self, depth: u32) -> PerftDivide {
+        PerftDivide {
+            depth,
+            split: self.game.perft_divide(depth),
+        }
     }
 
     /// The colour board for XBoard's `highlight`: legal targets of the piece on `sq`, `Y` for a
@@ -313,16 +316,35 @@ impl Default for Core {
     }
 }
 
-/// Formats a perft split: one `TURN: count` per root turn, then `Nodes searched: N`.
-pub fn perft_lines(depth: u32, divide: &[(String, u64)]) -> Vec<String> {
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    };
-    let mut out: Vec<String> = divide.iter().map(|(t, n)| format!("{t}: {n}")).collect();
-    out.push(format!("Nodes searched: {total}"));
-    out
+/// A perft count split by the root turn, kept as numbers until it is printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftDivide {
+    /// The depth counted.
+    pub depth: u32,
+    /// Each root turn (as written) with the sequences under it.
+    pub split: Vec<(String, u64)>,
+}
+
+impl PerftDivide {
+    /// The sequences in all (1 at depth 0: the empty sequence).
+    pub fn total(&self) -> u64 {
+        if self.depth == 0 {
+            1
+        } else {
+            self.split.iter().map(|(_, n)| n).sum()
+        }
+    }
+
+    /// The printed form: one `TURN: count` per root turn, then `Nodes searched: N`.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .split
+            .iter()
+            .map(|(t, n)| format!("{t}: {n}"))
+            .collect();
+        out.push(format!("Nodes searched: {}", self.total()));
+        out
+    }
 }
 
 /// A check option's value: `true`/`false` (UCI) or `1`/`0` (CECP).

@@ -12,7 +12,7 @@ mod worker;
 
 use std::sync::mpsc::Sender;
 
-pub use self::core::{Core, MAX_PERFT_DEPTH, check_perft_depth};
+pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide, check_perft_depth};
 use self::worker::{Job, Worker};
 
 /// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
@@ -245,7 +245,7 @@ impl Session {
             self.uci_answer(&choice, out);
         }
         if std::mem::take(&mut self.uci.held_none) {
-            out.push(uci::NO_MOVE.to_string());
+            out.push(uci::no_move());
         }
     }
 
@@ -277,7 +277,13 @@ impl Session {
                         Purpose::Perft => self.perft_depth,
                         _ => 0,
                     };
-                    out.extend(core::perft_lines(depth, &divide));
+                    out.extend(
+                        core::PerftDivide {
+                            depth,
+                            split: divide,
+                        }
+                        .lines(),
+                    );
                 }
             }
             worker::Outcome::Perft(None) => {
@@ -292,7 +298,7 @@ impl Session {
                     Purpose::CecpMove if deliver => self.cecp_finished(choice, out),
                     Purpose::CecpHint if deliver => {
                         if let Some(c) = choice {
-                            out.push(format!("Hint: {}", c.mv));
+                            out.push(crate::protocol::cecp::EngineLine::Hint(c.mv).to_string());
                         }
                     }
                     Purpose::CecpAnalyze if deliver => {
@@ -309,16 +315,22 @@ impl Session {
     /// An error line in the session's dialect.
     fn error_line(&self, message: &str) -> String {
         match self.dialect {
-            Dialect::Cecp => format!("Error ({message}): -"),
-            _ => format!("info string error: {message}"),
+            Dialect::Cecp => crate::protocol::cecp::EngineLine::Error {
+                kind: message.to_owned(),
+                command: "-".to_owned(),
+            }
+            .to_string(),
+            _ => crate::protocol::uci::EngineLine::Error(message.to_owned()).to_string(),
         }
     }
 
     /// A comment line in the session's dialect.
     fn comment_line(&self, message: &str) -> String {
         match self.dialect {
-            Dialect::Cecp => format!("# {message}"),
-            _ => format!("info string {message}"),
+            Dialect::Cecp => {
+                crate::protocol::cecp::EngineLine::Comment(message.to_owned()).to_string()
+            }
+            _ => crate::protocol::uci::EngineLine::InfoString(message.to_owned()).to_string(),
         }
     }
 
@@ -337,14 +349,14 @@ impl Session {
     /// otherwise returns `answer` itself.
     fn deliver(
         &mut self,
-        mv: &str,
-        answer: impl Fn(&str, &str) -> Vec<String>,
+        mv: &crate::notation::WireMove,
+        answer: impl Fn(&crate::notation::WireMove, &str) -> Vec<String>,
         show: impl Fn(&str) -> String,
     ) -> Vec<String> {
         if !self.core.commit_mode() || self.core.game().side_to_move().is_some() {
             return answer(mv, "");
         }
-        match crate::commit::commit(mv) {
+        match crate::commit::commit(&mv.to_string()) {
             Ok(c) => {
                 self.reveal = Some(PendingReveal {
                     lines: answer(mv, &c.nonce),

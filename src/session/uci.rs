@@ -3,9 +3,12 @@
 use super::worker::Job;
 use super::{Purpose, Session};
 
-use crate::player::{Choice, Score};
+use crate::notation::{Turn, parse_turn};
+use crate::player::Choice;
 use crate::protocol::CommandError;
-use crate::protocol::uci::{self, GoParams, PositionStart, UciCommand};
+use crate::protocol::uci::{
+    self, EngineLine, GoParams, Info, InfoScore, OptionKind, PositionStart, UciCommand, UciOption,
+};
 use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
@@ -24,16 +27,61 @@ pub(super) struct State {
 
 /// The bestmove of a `go` that has no move to give (refused, or a finished game), as
 /// Stockfish writes it.
-pub(super) const NO_MOVE: &str = "bestmove (none)";
+pub(super) fn no_move() -> String {
+    EngineLine::BestMove {
+        mv: None,
+        ponder: None,
+    }
+    .to_string()
+}
 
-/// The mixed strategy as `MOVE:P …`, support only.
-pub(super) fn strategy_text(choice: &Choice) -> String {
-    let parts: Vec<String> = choice
-        .strategy
+/// Writes one engine line into the output.
+fn emit(out: &mut Vec<String>, line: EngineLine) {
+    out.push(line.to_string());
+}
+
+/// An option as `uci` declares it.
+fn option(name: &str, kind: OptionKind) -> EngineLine {
+    EngineLine::Option(UciOption {
+        name: name.to_owned(),
+        kind,
+    })
+}
+
+/// A spin option's declaration.
+fn spin(name: &str, default: u64, min: u64, max: u64) -> EngineLine {
+    let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    option(
+        name,
+        OptionKind::Spin {
+            default: wide(default),
+            min: wide(min),
+            max: wide(max),
+        },
+    )
+}
+
+/// A check option's declaration (every one is off by default).
+fn check(name: &str) -> EngineLine {
+    option(name, OptionKind::Check { default: false })
+}
+
+/// The principal line of a choice as turns (its move alone when the search gave none).
+pub(super) fn pv_turns(choice: &Choice) -> Vec<Turn> {
+    if choice.pv.is_empty() {
+        return vec![Turn::Single(choice.mv.clone())];
+    }
+    choice
+        .pv
         .iter()
-        .map(|(m, p)| format!("{m}:{p:.4}"))
-        .collect();
-    parts.join(" ")
+        .filter_map(|text| {
+            let turn = parse_turn(text);
+            if turn.is_none() {
+                log::error!("the search gave a principal line turn that is no turn: {text}");
+            }
+            turn
+        })
+        .collect()
 }
 
 /// What `help` lists in UCI: each command and what it does.
@@ -82,16 +130,16 @@ impl Session {
                     // first, then this one gets its bestmove too, unless it asked for perft.
                     self.halt(true, out);
                 }
-                out.push(format!("info string error: {e}"));
+                emit(out, EngineLine::Error(e.to_string()));
                 if go && !words.any(|w| w == "perft") {
-                    out.push(NO_MOVE.to_string());
+                    out.push(no_move());
                 }
             }
         }
     }
 
     fn uci_error(out: &mut Vec<String>, message: impl std::fmt::Display) {
-        out.push(format!("info string error: {message}"));
+        emit(out, EngineLine::Error(message.to_string()));
     }
 
     fn uci_command(&mut self, command: UciCommand, out: &mut Vec<String>) {
@@ -108,35 +156,9 @@ impl Session {
             self.halt(true, out);
         }
         match command {
-            UciCommand::Uci => {
-                out.push(format!("id name {NAME}"));
-                out.push("id author the Quill developers".to_string());
-                let vars: String = Variant::ALL.iter().map(|v| format!(" var {v}")).collect();
-                out.push(format!(
-                    "option name UCI_Variant type combo default {}{vars}",
-                    Variant::DEFAULT
-                ));
-                out.push(format!(
-                    "option name Seed type spin default 0 min 0 max {}",
-                    super::core::MAX_SEED
-                ));
-                out.push("option name SealedCommit type check default false".to_string());
-                out.push(format!(
-                    "option name Hash type spin default {} min 1 max {}",
-                    crate::search::Table::DEFAULT_MIB,
-                    crate::search::Table::MAX_MIB
-                ));
-                out.push("option name Clear Hash type button".to_string());
-                // Declared because GUIs and python-chess send them unasked; the true ranges
-                // of a one-thread, one-line search (see uci.md).
-                out.push("option name Threads type spin default 1 min 1 max 1".to_string());
-                out.push("option name MultiPV type spin default 1 min 1 max 1".to_string());
-                out.push("option name Ponder type check default false".to_string());
-                out.push("option name UCI_AnalyseMode type check default false".to_string());
-                out.push("uciok".to_string());
-            }
+            UciCommand::Uci => out.extend(identification().iter().map(ToString::to_string)),
             UciCommand::Debug(_) | UciCommand::Register(_) => {}
-            UciCommand::IsReady => out.push("readyok".to_string()),
+            UciCommand::IsReady => emit(out, EngineLine::ReadyOk),
             UciCommand::SetOption { name, value } => {
                 if name.eq_ignore_ascii_case("UCI_Variant") {
                     let value = value.unwrap_or_default();
@@ -192,8 +214,11 @@ impl Session {
     /// `go` still gets its one bestmove, `bestmove (none)`.
     fn uci_drop_commitment(&mut self, out: &mut Vec<String>) {
         if self.reveal.take().is_some() {
-            out.push("info string the committed move was never opened; dropped".to_string());
-            out.push(NO_MOVE.to_string());
+            emit(
+                out,
+                EngineLine::InfoString("the committed move was never opened; dropped".into()),
+            );
+            out.push(no_move());
         }
     }
 
@@ -205,21 +230,24 @@ impl Session {
         let g = start.geometry();
         let fen = start.fen();
         let six: Vec<&str> = fen.split_whitespace().take(6).collect();
-        out.push(format!(
-            "info string variant {variant} files {} ranks {} pocket 0 template fairy startpos {}",
-            g.files(),
-            g.ranks(),
-            six.join(" ")
-        ));
+        emit(
+            out,
+            EngineLine::InfoString(format!(
+                "variant {variant} files {} ranks {} pocket 0 template fairy startpos {}",
+                g.files(),
+                g.ranks(),
+                six.join(" ")
+            )),
+        );
         if variant.is_sealed() {
-            out.push(format!("info string sealed {variant}"));
+            emit(out, EngineLine::InfoString(format!("sealed {variant}")));
         }
     }
 
     /// Refuses a `go`: the reason, then the one bestmove every `go` gets.
     fn refuse_go(out: &mut Vec<String>, reason: impl std::fmt::Display) {
         Self::uci_error(out, format!("go refused: {reason}"));
-        out.push(NO_MOVE.to_string());
+        out.push(no_move());
     }
 
     fn uci_go(&mut self, params: GoParams, out: &mut Vec<String>) {
@@ -259,12 +287,12 @@ impl Session {
             (Some(side), None) => side,
         };
         if let Some(outcome) = game.outcome() {
-            out.push(format!("info string game over: {outcome}"));
+            emit(out, EngineLine::InfoString(format!("game over: {outcome}")));
             if params.infinite || params.ponder {
                 // As for any search in these modes, the bestmove waits for `stop`.
                 self.uci.held_none = true;
             } else {
-                out.push(NO_MOVE.to_string());
+                out.push(no_move());
             }
             return;
         }
@@ -287,7 +315,7 @@ impl Session {
     ) {
         let Some(choice) = choice else {
             Self::uci_error(out, "no legal move among searchmoves");
-            out.push(NO_MOVE.to_string());
+            out.push(no_move());
             return;
         };
         if self.secret() {
@@ -311,7 +339,7 @@ impl Session {
             lines.push(info_line(choice, false));
         }
         if self.core.game().side_to_move().is_none() {
-            lines.push(format!("info string strategy {}", strategy_text(choice)));
+            lines.push(EngineLine::Strategy(choice.strategy.clone()).to_string());
         }
         lines
     }
@@ -319,18 +347,30 @@ impl Session {
     pub(super) fn uci_answer(&mut self, choice: &Choice, out: &mut Vec<String>) {
         let details = self.uci_details(choice, true);
         let lines = self.deliver(
-            &choice.mv.to_string(),
+            &choice.mv,
             |mv, nonce| {
                 let mut lines = Vec::new();
                 if !nonce.is_empty() {
                     // Opened: what was kept back (analysis, strategy) may now be shown.
                     lines.extend(details.iter().cloned());
-                    lines.push(format!("info string reveal {mv} {nonce}"));
+                    lines.push(
+                        EngineLine::Reveal {
+                            mv: mv.clone(),
+                            nonce: nonce.to_owned(),
+                        }
+                        .to_string(),
+                    );
                 }
-                lines.push(format!("bestmove {mv}"));
+                lines.push(
+                    EngineLine::BestMove {
+                        mv: Some(mv.clone()),
+                        ponder: None,
+                    }
+                    .to_string(),
+                );
                 lines
             },
-            |digest| format!("info string commit {digest}"),
+            |digest| EngineLine::Commit(digest.to_owned()).to_string(),
         );
         out.extend(lines);
     }
@@ -397,20 +437,52 @@ pub(super) fn clock_budget(left: u64, togo: u64, inc: u64) -> u64 {
 /// (a committed sealed move not yet opened) only depth, nodes and time, which say nothing
 /// about the move.
 pub(super) fn info_line(choice: &Choice, secret: bool) -> String {
-    let (depth, nodes, ms) = (choice.depth, choice.nodes, choice.micros / 1000);
-    if secret {
-        return format!("info depth {depth} nodes {nodes} time {ms}");
+    let mut info = Info {
+        depth: Some(choice.depth),
+        nodes: Some(choice.nodes),
+        time: Some(choice.micros / 1000),
+        ..Info::default()
+    };
+    if !secret {
+        info.score = Some(InfoScore {
+            value: choice.score,
+            bound: None,
+        });
+        info.pv = pv_turns(choice);
     }
-    let pv = if choice.pv.is_empty() {
-        choice.mv.to_string()
-    } else {
-        choice.pv.join(" ")
-    };
-    let score = match choice.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    };
-    format!("info depth {depth} score {score} nodes {nodes} time {ms} pv {pv}")
+    EngineLine::Info(info).to_string()
+}
+
+/// What `uci` answers: identification, options, `uciok`.
+fn identification() -> Vec<EngineLine> {
+    let table = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    vec![
+        EngineLine::IdName(NAME.to_owned()),
+        EngineLine::IdAuthor("the Quill developers".to_owned()),
+        option(
+            "UCI_Variant",
+            OptionKind::Combo {
+                default: Variant::DEFAULT.to_string(),
+                vars: Variant::ALL.iter().map(ToString::to_string).collect(),
+            },
+        ),
+        spin("Seed", 0, 0, super::core::MAX_SEED),
+        check("SealedCommit"),
+        spin(
+            "Hash",
+            table(crate::search::Table::DEFAULT_MIB),
+            1,
+            table(crate::search::Table::MAX_MIB),
+        ),
+        option("Clear Hash", OptionKind::Button),
+        // Declared because GUIs and python-chess send them unasked; the true ranges of a
+        // one-thread, one-line search (see uci.md).
+        spin("Threads", 1, 1, 1),
+        spin("MultiPV", 1, 1, 1),
+        check("Ponder"),
+        check("UCI_AnalyseMode"),
+        EngineLine::UciOk,
+    ]
 }
 
 #[cfg(test)]

@@ -1,0 +1,539 @@
+//! What a CECP (XBoard) engine prints, as typed values: each line has a printer (`Display`)
+//! and a nom parser ([`parse_engine_line`]), shared by Quill's session (which prints them) and
+//! by the referee (which reads any XBoard engine with them). Printing then parsing gives the
+//! value back.
+//!
+//! The sealed extension (`protocol-docs/sealed.md`) adds `commit DIGEST`, `reveal MOVE NONCE`
+//! and the comment `# strategy MOVE:P …`.
+
+use std::fmt;
+
+use super::super::uci::{format_strategy, parse_strategy};
+use super::super::{Args, CommandError, whole_i64, whole_u32, whole_u64};
+use super::GameResult;
+use crate::notation::{Turn, WireMove, parse_move, parse_turn};
+
+/// A line a CECP engine prints.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineLine {
+    /// `feature NAME=VALUE …`.
+    Feature(Vec<Feature>),
+    /// `move M`.
+    Move(CecpMove),
+    /// `Illegal move (REASON): MOVE`, or `Illegal move: MOVE` without a reason.
+    IllegalMove {
+        /// Why, if said.
+        reason: Option<String>,
+        /// The refused move as the GUI sent it.
+        mv: String,
+    },
+    /// `Error (KIND): COMMAND`: the engine refuses a command (`KIND` never holds `): `).
+    Error {
+        /// What is wrong.
+        kind: String,
+        /// The command (the whole line, or `-` when there is none).
+        command: String,
+    },
+    /// `tellusererror TEXT`: a message the GUI pops up as an error.
+    TellUserError(String),
+    /// `telluser TEXT`: a message the GUI pops up.
+    TellUser(String),
+    /// `RESULT {COMMENT}`: the engine claims the game's result.
+    Result {
+        /// The result.
+        result: GameResult,
+        /// The text in braces, if any.
+        comment: Option<String>,
+    },
+    /// `resign`.
+    Resign,
+    /// Thinking output, `DEPTH SCORE TIME NODES PV` (time in centiseconds).
+    Thinking(Thinking),
+    /// `stat01: TIME NODES DEPTH MOVESLEFT TOTALMOVES`, the answer to `.` in analysis.
+    Stat01 {
+        /// Centiseconds since the analysis started.
+        time: u64,
+        /// Nodes searched.
+        nodes: u64,
+        /// Depth reached.
+        depth: u32,
+        /// Root moves left to search.
+        left: u32,
+        /// Root moves in all.
+        total: u32,
+    },
+    /// `pong N`.
+    Pong(String),
+    /// `commit DIGEST`: a commitment to a sealed move.
+    Commit(String),
+    /// `reveal MOVE NONCE`: the opening of a commitment.
+    Reveal {
+        /// The committed move.
+        mv: WireMove,
+        /// The nonce (hexadecimal).
+        nonce: String,
+    },
+    /// `# strategy MOVE:P …`: a sealed search's mixed strategy, as a comment.
+    Strategy(Vec<(WireMove, f64)>),
+    /// `# TEXT`: any other comment.
+    Comment(String),
+    /// `Hint: MOVE`.
+    Hint(WireMove),
+    /// `setup TEXT`: the board and pieces for XBoard (kept as text).
+    Setup(String),
+    /// `piece TEXT`: a piece's moves in Betza notation (kept as text).
+    Piece(String),
+    /// `highlight TEXT`: squares to colour (kept as text).
+    Highlight(String),
+}
+
+/// A move as a CECP engine writes it: Quill's notation, or XBoard's null move `@@@@` (which
+/// shows an empty ply of a multi-part turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CecpMove {
+    /// `@@@@`.
+    Null,
+    /// A move in Quill's notation.
+    Wire(WireMove),
+}
+
+impl CecpMove {
+    /// Reads a move token; `None` unless it is one.
+    pub fn from_token(token: &str) -> Option<CecpMove> {
+        if token == "@@@@" {
+            Some(CecpMove::Null)
+        } else {
+            parse_move(token).map(CecpMove::Wire)
+        }
+    }
+}
+
+impl fmt::Display for CecpMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CecpMove::Null => f.write_str("@@@@"),
+            CecpMove::Wire(mv) => write!(f, "{mv}"),
+        }
+    }
+}
+
+/// One `feature` pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feature {
+    /// The feature name.
+    pub name: String,
+    /// Its value.
+    pub value: FeatureValue,
+}
+
+/// The value of a feature: a quoted string or a bare token (a number, mostly).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FeatureValue {
+    /// `"TEXT"` (never holding `"`).
+    Quoted(String),
+    /// A token without spaces or quotes.
+    Bare(String),
+}
+
+impl Feature {
+    /// A feature with a bare value.
+    pub fn bare(name: &str, value: impl fmt::Display) -> Feature {
+        Feature {
+            name: name.to_owned(),
+            value: FeatureValue::Bare(value.to_string()),
+        }
+    }
+
+    /// A feature with a quoted value.
+    pub fn quoted(name: &str, value: impl fmt::Display) -> Feature {
+        Feature {
+            name: name.to_owned(),
+            value: FeatureValue::Quoted(value.to_string()),
+        }
+    }
+
+    /// The value as text, without quotes.
+    pub fn text(&self) -> &str {
+        match &self.value {
+            FeatureValue::Quoted(t) | FeatureValue::Bare(t) => t,
+        }
+    }
+}
+
+/// The principal line of a thinking line: turns, or (from engines that write SAN or other
+/// notations) the text as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pv {
+    /// Turns in Quill's notation.
+    Turns(Vec<Turn>),
+    /// Anything else, kept as text (may be empty).
+    Text(String),
+}
+
+/// The figures of a thinking line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// Depth in plies (or joint turns).
+    pub depth: u32,
+    /// Score in centipawns from the engine's side; mates as ±(100000 + N).
+    pub score: i64,
+    /// Centiseconds spent.
+    pub time: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal line.
+    pub pv: Pv,
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.value {
+            FeatureValue::Quoted(text) => write!(f, "{}=\"{text}\"", self.name),
+            FeatureValue::Bare(text) => write!(f, "{}={text}", self.name),
+        }
+    }
+}
+
+impl fmt::Display for Pv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pv::Turns(turns) => {
+                for (i, turn) in turns.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{turn}")?;
+                }
+                Ok(())
+            }
+            Pv::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl fmt::Display for Thinking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Thinking {
+            depth,
+            score,
+            time,
+            nodes,
+            pv,
+        } = self;
+        write!(f, "{depth} {score} {time} {nodes} {pv}")
+    }
+}
+
+impl fmt::Display for EngineLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineLine::Feature(features) => {
+                f.write_str("feature")?;
+                for feature in features {
+                    write!(f, " {feature}")?;
+                }
+                Ok(())
+            }
+            EngineLine::Move(mv) => write!(f, "move {mv}"),
+            EngineLine::IllegalMove { reason, mv } => match reason {
+                Some(reason) => write!(f, "Illegal move ({reason}): {mv}"),
+                None => write!(f, "Illegal move: {mv}"),
+            },
+            EngineLine::Error { kind, command } => write!(f, "Error ({kind}): {command}"),
+            EngineLine::TellUserError(text) => write!(f, "tellusererror {text}"),
+            EngineLine::TellUser(text) => write!(f, "telluser {text}"),
+            EngineLine::Result { result, comment } => match comment {
+                Some(comment) => write!(f, "{result} {{{comment}}}"),
+                None => write!(f, "{result}"),
+            },
+            EngineLine::Resign => f.write_str("resign"),
+            EngineLine::Thinking(thinking) => write!(f, "{thinking}"),
+            EngineLine::Stat01 {
+                time,
+                nodes,
+                depth,
+                left,
+                total,
+            } => write!(f, "stat01: {time} {nodes} {depth} {left} {total}"),
+            EngineLine::Pong(n) => write!(f, "pong {n}"),
+            EngineLine::Commit(digest) => write!(f, "commit {digest}"),
+            EngineLine::Reveal { mv, nonce } => write!(f, "reveal {mv} {nonce}"),
+            EngineLine::Strategy(support) => write!(f, "# strategy {}", format_strategy(support)),
+            EngineLine::Comment(text) => write!(f, "# {text}"),
+            EngineLine::Hint(mv) => write!(f, "Hint: {mv}"),
+            EngineLine::Setup(text) => write!(f, "setup {text}"),
+            EngineLine::Piece(text) => write!(f, "piece {text}"),
+            EngineLine::Highlight(text) => write!(f, "highlight {text}"),
+        }
+    }
+}
+
+/// Parses one line of a CECP engine's output.
+///
+/// # Errors
+/// The line is empty, its first word is no engine line of CECP (`Unknown`), or its arguments
+/// are not those of the line (`Malformed`).
+pub fn parse_engine_line(line: &str) -> Result<EngineLine, CommandError> {
+    let mut args = Args::split(line)?;
+    let rest = |args: &mut Args<'_>, what: &str| -> Result<String, CommandError> {
+        Ok(args.nonempty_rest(what)?.to_owned())
+    };
+    let parsed = match args.command() {
+        "feature" => EngineLine::Feature(parse_features(&mut args)?),
+        "move" => EngineLine::Move(args.value("", "a move", CecpMove::from_token)?),
+        "Illegal" => parse_illegal(&mut args)?,
+        "Error" => parse_error(&mut args)?,
+        "tellusererror" => EngineLine::TellUserError(rest(&mut args, "a text")?),
+        "telluser" => EngineLine::TellUser(rest(&mut args, "a text")?),
+        "resign" => EngineLine::Resign,
+        "stat01:" => EngineLine::Stat01 {
+            time: args.number("time", whole_u64)?,
+            nodes: args.number("nodes", whole_u64)?,
+            depth: args.number("depth", whole_u32)?,
+            left: args.number("moves left", whole_u32)?,
+            total: args.number("total moves", whole_u32)?,
+        },
+        "pong" => EngineLine::Pong(args.single("an argument")?.to_owned()),
+        "commit" => EngineLine::Commit(args.single("a digest")?.to_owned()),
+        "reveal" => EngineLine::Reveal {
+            mv: args.value("", "a move", parse_move)?,
+            nonce: args.single("a nonce")?.to_owned(),
+        },
+        "#" => {
+            let text = args.take_rest();
+            match text.strip_prefix("strategy ").and_then(parse_strategy) {
+                Some(support) => EngineLine::Strategy(support),
+                None => EngineLine::Comment(text.to_owned()),
+            }
+        }
+        "Hint:" => EngineLine::Hint(args.value("", "a move", parse_move)?),
+        "setup" => EngineLine::Setup(rest(&mut args, "a board")?),
+        "piece" => EngineLine::Piece(rest(&mut args, "a piece")?),
+        "highlight" => EngineLine::Highlight(rest(&mut args, "squares")?),
+        word => match GameResult::from_token(word) {
+            Some(result) => parse_result(result, &mut args)?,
+            None if word.starts_with(|c: char| c.is_ascii_digit()) => {
+                EngineLine::Thinking(parse_thinking(word, &mut args)?)
+            }
+            None => return Err(CommandError::Unknown(word.to_owned())),
+        },
+    };
+    args.finish()?;
+    Ok(parsed)
+}
+
+/// Parses the pairs of a `feature` line.
+fn parse_features(args: &mut Args<'_>) -> Result<Vec<Feature>, CommandError> {
+    let mut features = Vec::new();
+    let mut text = args.take_rest();
+    while !text.is_empty() {
+        let (name, after) = text
+            .split_once('=')
+            .filter(|(name, _)| !name.is_empty() && !name.contains(char::is_whitespace))
+            .ok_or_else(|| args.malformed(format!("expected NAME=VALUE at '{text}'")))?;
+        let (value, after) = if let Some(quoted) = after.strip_prefix('"') {
+            let (inner, after) = quoted
+                .split_once('"')
+                .ok_or_else(|| args.malformed(format!("unclosed quote in '{name}'")))?;
+            (FeatureValue::Quoted(inner.to_owned()), after)
+        } else {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            let (bare, after) = after.split_at(end);
+            if bare.is_empty() {
+                return Err(args.malformed(format!("'{name}' needs a value")));
+            }
+            (FeatureValue::Bare(bare.to_owned()), after)
+        };
+        if !after.is_empty() && !after.starts_with(char::is_whitespace) {
+            return Err(args.malformed(format!("expected a space after '{name}'")));
+        }
+        features.push(Feature {
+            name: name.to_owned(),
+            value,
+        });
+        text = after.trim_start();
+    }
+    if features.is_empty() {
+        return Err(args.malformed("needs at least one feature"));
+    }
+    Ok(features)
+}
+
+/// Parses `move (REASON): MOVE` or `move: MOVE` after `Illegal`.
+fn parse_illegal(args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
+    let text = args.take_rest();
+    let after = text
+        .strip_prefix("move")
+        .ok_or_else(|| args.malformed("needs 'move'"))?;
+    let (reason, mv) = if let Some(mv) = after.strip_prefix(": ") {
+        (None, mv)
+    } else {
+        let (reason, mv) = after
+            .strip_prefix(" (")
+            .and_then(|r| r.rsplit_once("): "))
+            .ok_or_else(|| args.malformed("needs ': MOVE' or ' (REASON): MOVE'"))?;
+        (Some(reason.to_owned()), mv)
+    };
+    if mv.is_empty() || mv.contains(char::is_whitespace) {
+        return Err(args.malformed(format!("needs one move, got '{mv}'")));
+    }
+    Ok(EngineLine::IllegalMove {
+        reason,
+        mv: mv.to_owned(),
+    })
+}
+
+/// Parses `(KIND): COMMAND` after `Error`.
+fn parse_error(args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
+    let text = args.take_rest();
+    let (kind, command) = text
+        .strip_prefix('(')
+        .and_then(|t| t.split_once("): "))
+        .ok_or_else(|| args.malformed("needs '(KIND): COMMAND'"))?;
+    if command.is_empty() {
+        return Err(args.malformed("needs a command"));
+    }
+    Ok(EngineLine::Error {
+        kind: kind.to_owned(),
+        command: command.to_owned(),
+    })
+}
+
+/// Parses what follows a result: nothing, or `{COMMENT}`.
+fn parse_result(result: GameResult, args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
+    let rest = args.take_rest();
+    let comment = if rest.is_empty() {
+        None
+    } else {
+        let inner = rest
+            .strip_prefix('{')
+            .and_then(|r| r.strip_suffix('}'))
+            .filter(|inner| !inner.contains('}'))
+            .ok_or_else(|| {
+                args.malformed(format!("the comment must be in braces, got '{rest}'"))
+            })?;
+        Some(inner.to_owned())
+    };
+    Ok(EngineLine::Result { result, comment })
+}
+
+/// Parses a thinking line whose first word (the depth, maybe with a `.` after it) is `first`.
+fn parse_thinking(first: &str, args: &mut Args<'_>) -> Result<Thinking, CommandError> {
+    let depth = whole_u32(first.strip_suffix('.').unwrap_or(first))
+        .ok_or_else(|| args.malformed(format!("depth needs a whole number, got '{first}'")))?;
+    let score = args.number("score", whole_i64)?;
+    let time = args.number("time", whole_u64)?;
+    let nodes = args.number("nodes", whole_u64)?;
+    let text = args.take_rest();
+    let turns: Option<Vec<Turn>> = text.split_whitespace().map(parse_turn).collect();
+    // Turns only when they print back to the text as written.
+    let pv = match turns.map(Pv::Turns) {
+        Some(pv) if pv.to_string() == text => pv,
+        _ => Pv::Text(text.to_owned()),
+    };
+    Ok(Thinking {
+        depth,
+        score,
+        time,
+        nodes,
+        pv,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> WireMove {
+        parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn quill_lines_read_back() {
+        let line = "feature myname=\"Quill 0.1.0\" sealed=1 done=0";
+        let parsed = parse_engine_line(line).unwrap();
+        assert_eq!(
+            parsed,
+            EngineLine::Feature(vec![
+                Feature::quoted("myname", "Quill 0.1.0"),
+                Feature::bare("sealed", 1),
+                Feature::bare("done", 0),
+            ])
+        );
+        assert_eq!(parsed.to_string(), line);
+        assert_eq!(
+            parse_engine_line("12 -35 100 5000 e2e4 e7e5"),
+            Ok(EngineLine::Thinking(Thinking {
+                depth: 12,
+                score: -35,
+                time: 100,
+                nodes: 5000,
+                pv: Pv::Turns(vec![Turn::Single(mv("e2e4")), Turn::Single(mv("e7e5"))]),
+            }))
+        );
+        let Ok(EngineLine::Thinking(t)) = parse_engine_line("3. 10 1 99 e4 Nf3") else {
+            panic!("SAN thinking")
+        };
+        assert_eq!(t.pv, Pv::Text("e4 Nf3".into()));
+        assert_eq!(
+            parse_engine_line("0-1 {White resigns}"),
+            Ok(EngineLine::Result {
+                result: GameResult::BlackWins,
+                comment: Some("White resigns".into())
+            })
+        );
+        assert_eq!(
+            parse_engine_line("Illegal move (no such piece): e2e5"),
+            Ok(EngineLine::IllegalMove {
+                reason: Some("no such piece".into()),
+                mv: "e2e5".into()
+            })
+        );
+        assert_eq!(
+            parse_engine_line("Error (unknown command): foo"),
+            Ok(EngineLine::Error {
+                kind: "unknown command".into(),
+                command: "foo".into()
+            })
+        );
+        assert_eq!(
+            parse_engine_line("# strategy a1b3:1.0000"),
+            Ok(EngineLine::Strategy(vec![(mv("a1b3"), 1.0)]))
+        );
+        assert_eq!(
+            parse_engine_line("move @@@@"),
+            Ok(EngineLine::Move(CecpMove::Null))
+        );
+    }
+
+    #[test]
+    fn broken_lines_are_refused() {
+        for line in [
+            "move",
+            "move zz",
+            "feature",
+            "feature a",
+            "feature a=\"b",
+            "feature a=\"b\"c=1",
+            "Illegal move",
+            "Illegal move (x) e2e4",
+            "Error foo",
+            "1-0 White wins",
+            "12 x 1 1 e2e4",
+            "12 1 1",
+            "stat01: 1 2 3",
+            "pong",
+            "reveal a1a2",
+        ] {
+            assert!(
+                matches!(parse_engine_line(line), Err(CommandError::Malformed { .. })),
+                "{line}: {:?}",
+                parse_engine_line(line)
+            );
+        }
+        assert_eq!(
+            parse_engine_line("moves"),
+            Err(CommandError::Unknown("moves".into()))
+        );
+    }
+}

@@ -1,0 +1,622 @@
+//! What a UCI engine prints, as typed values: each line has a printer (`Display`) and a nom
+//! parser ([`parse_engine_line`]), shared by Quill's session (which prints them) and by the
+//! referee (which reads any UCI engine with them). Printing then parsing gives the value back.
+//!
+//! The sealed extension (`protocol-docs/sealed.md`) travels in `info string` lines:
+//! `info string commit DIGEST`, `info string reveal MOVE NONCE` and
+//! `info string strategy MOVE:P …`; Quill's complaints are `info string error: MESSAGE`.
+
+use std::fmt;
+
+use super::super::{Args, CommandError, whole_i64, whole_u32, whole_u64};
+use crate::notation::{Turn, WireMove, parse_move, parse_turn};
+use crate::player::Score;
+
+/// A line a UCI engine prints.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineLine {
+    /// `id name NAME`.
+    IdName(String),
+    /// `id author AUTHOR`.
+    IdAuthor(String),
+    /// `option name N type …`.
+    Option(UciOption),
+    /// `uciok`.
+    UciOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `bestmove M [ponder P]`; `bestmove (none)` when there is no move to give.
+    BestMove {
+        /// The move, `None` for `(none)`.
+        mv: Option<WireMove>,
+        /// The expected reply.
+        ponder: Option<WireMove>,
+    },
+    /// `info …` with search figures (never starting with `string`).
+    Info(Info),
+    /// `info string error: MESSAGE`: the engine refuses a command.
+    Error(String),
+    /// `info string commit DIGEST`: a commitment to a sealed move (64 hexadecimal digits
+    /// from Quill; any token from another engine).
+    Commit(String),
+    /// `info string reveal MOVE NONCE`: the opening of a commitment.
+    Reveal {
+        /// The committed move.
+        mv: WireMove,
+        /// The nonce (hexadecimal).
+        nonce: String,
+    },
+    /// `info string strategy MOVE:P …`: a sealed search's mixed strategy (support only,
+    /// probabilities written with four decimals).
+    Strategy(Vec<(WireMove, f64)>),
+    /// Any other `info string TEXT`.
+    InfoString(String),
+    /// `copyprotection STATUS`.
+    CopyProtection(String),
+    /// `registration STATUS`.
+    Registration(String),
+}
+
+/// A UCI option as an engine declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciOption {
+    /// The name (may contain spaces, never the word `type`).
+    pub name: String,
+    /// Its type, default and range.
+    pub kind: OptionKind,
+}
+
+/// The type of a UCI option, with its default and range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `type check default true|false`.
+    Check {
+        /// The default.
+        default: bool,
+    },
+    /// `type spin default D min A max B`.
+    Spin {
+        /// The default.
+        default: i64,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// `type combo default D var V …`.
+    Combo {
+        /// The default.
+        default: String,
+        /// The values allowed.
+        vars: Vec<String>,
+    },
+    /// `type button`.
+    Button,
+    /// `type string default D` (`<empty>` on the wire for the empty string).
+    Text {
+        /// The default.
+        default: String,
+    },
+}
+
+/// Which side of the true score an `info` score is (UCI `lowerbound`, `upperbound`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// `lowerbound`: the score is at least this.
+    Lower,
+    /// `upperbound`: the score is at most this.
+    Upper,
+}
+
+/// The score of an `info` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InfoScore {
+    /// Centipawns or moves to mate, from the engine's side.
+    pub value: Score,
+    /// Whether it is only a bound.
+    pub bound: Option<Bound>,
+}
+
+/// The figures of an `info` line; every field is optional, printed in this order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `seldepth`.
+    pub seldepth: Option<u32>,
+    /// `multipv`.
+    pub multipv: Option<u32>,
+    /// `score cp N|mate N [lowerbound|upperbound]`.
+    pub score: Option<InfoScore>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `hashfull` (per mille).
+    pub hashfull: Option<u32>,
+    /// `tbhits`.
+    pub tbhits: Option<u64>,
+    /// `time` in milliseconds.
+    pub time: Option<u64>,
+    /// `currmove`.
+    pub currmove: Option<WireMove>,
+    /// `currmovenumber`.
+    pub currmovenumber: Option<u32>,
+    /// `pv`: the principal line as turns (joint `W|B` turns in a sealed game).
+    pub pv: Vec<Turn>,
+    /// `string TEXT` after the figures: the rest of the line.
+    pub string: Option<String>,
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Bound::Lower => "lowerbound",
+            Bound::Upper => "upperbound",
+        })
+    }
+}
+
+impl fmt::Display for InfoScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Score::Cp(cp) => write!(f, "cp {cp}")?,
+            Score::Mate(n) => write!(f, "mate {n}")?,
+        }
+        match self.bound {
+            Some(b) => write!(f, " {b}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("info")?;
+        let numbers: [(&str, Option<u64>); 3] = [
+            ("depth", self.depth.map(u64::from)),
+            ("seldepth", self.seldepth.map(u64::from)),
+            ("multipv", self.multipv.map(u64::from)),
+        ];
+        for (word, n) in numbers {
+            if let Some(n) = n {
+                write!(f, " {word} {n}")?;
+            }
+        }
+        if let Some(score) = &self.score {
+            write!(f, " score {score}")?;
+        }
+        let numbers: [(&str, Option<u64>); 5] = [
+            ("nodes", self.nodes),
+            ("nps", self.nps),
+            ("hashfull", self.hashfull.map(u64::from)),
+            ("tbhits", self.tbhits),
+            ("time", self.time),
+        ];
+        for (word, n) in numbers {
+            if let Some(n) = n {
+                write!(f, " {word} {n}")?;
+            }
+        }
+        if let Some(mv) = &self.currmove {
+            write!(f, " currmove {mv}")?;
+        }
+        if let Some(n) = self.currmovenumber {
+            write!(f, " currmovenumber {n}")?;
+        }
+        if !self.pv.is_empty() {
+            f.write_str(" pv")?;
+            for turn in &self.pv {
+                write!(f, " {turn}")?;
+            }
+        }
+        if let Some(text) = &self.string {
+            write!(f, " string {text}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for UciOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match &self.kind {
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                for var in vars {
+                    write!(f, " var {var}")?;
+                }
+                Ok(())
+            }
+            OptionKind::Button => f.write_str("button"),
+            OptionKind::Text { default } if default.is_empty() => {
+                f.write_str("string default <empty>")
+            }
+            OptionKind::Text { default } => write!(f, "string default {default}"),
+        }
+    }
+}
+
+impl fmt::Display for EngineLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineLine::IdName(name) => write!(f, "id name {name}"),
+            EngineLine::IdAuthor(author) => write!(f, "id author {author}"),
+            EngineLine::Option(option) => write!(f, "{option}"),
+            EngineLine::UciOk => f.write_str("uciok"),
+            EngineLine::ReadyOk => f.write_str("readyok"),
+            EngineLine::BestMove { mv, ponder } => {
+                match mv {
+                    Some(mv) => write!(f, "bestmove {mv}")?,
+                    None => f.write_str("bestmove (none)")?,
+                }
+                match ponder {
+                    Some(p) => write!(f, " ponder {p}"),
+                    None => Ok(()),
+                }
+            }
+            EngineLine::Info(info) => write!(f, "{info}"),
+            EngineLine::Error(message) => write!(f, "info string error: {message}"),
+            EngineLine::Commit(digest) => write!(f, "info string commit {digest}"),
+            EngineLine::Reveal { mv, nonce } => write!(f, "info string reveal {mv} {nonce}"),
+            EngineLine::Strategy(support) => {
+                write!(f, "info string strategy {}", format_strategy(support))
+            }
+            EngineLine::InfoString(text) => write!(f, "info string {text}"),
+            EngineLine::CopyProtection(status) => write!(f, "copyprotection {status}"),
+            EngineLine::Registration(status) => write!(f, "registration {status}"),
+        }
+    }
+}
+
+/// Parses one line of a UCI engine's output.
+///
+/// # Errors
+/// The line is empty, its first word is no engine line of UCI (`Unknown`), or its arguments
+/// are not those of the line (`Malformed`).
+pub fn parse_engine_line(line: &str) -> Result<EngineLine, CommandError> {
+    let mut args = Args::split(line)?;
+    let parsed = match args.command() {
+        "id" => match args.required("name or author")? {
+            "name" => EngineLine::IdName(args.nonempty_rest("a name")?.to_owned()),
+            "author" => EngineLine::IdAuthor(args.nonempty_rest("an author")?.to_owned()),
+            other => return Err(args.malformed(format!("needs name or author, got '{other}'"))),
+        },
+        "option" => EngineLine::Option(parse_option(&mut args)?),
+        "uciok" => EngineLine::UciOk,
+        "readyok" => EngineLine::ReadyOk,
+        "bestmove" => parse_bestmove(&mut args)?,
+        "info" if args.peek() == Some("string") => {
+            args.next_token();
+            info_string(args.nonempty_rest("a text")?)
+        }
+        "info" => EngineLine::Info(parse_info(&mut args)?),
+        "copyprotection" => EngineLine::CopyProtection(args.single("a status")?.to_owned()),
+        "registration" => EngineLine::Registration(args.single("a status")?.to_owned()),
+        word => return Err(CommandError::Unknown(word.to_owned())),
+    };
+    args.finish()?;
+    Ok(parsed)
+}
+
+/// Reads the text of `info string`: the sealed extension's lines, an error, or free text.
+fn info_string(text: &str) -> EngineLine {
+    let typed = if let Some(message) = text.strip_prefix("error: ") {
+        Some(EngineLine::Error(message.to_owned()))
+    } else if let Some(rest) = text.strip_prefix("commit ") {
+        // The digest is the only word.
+        Args::split(rest)
+            .ok()
+            .filter(|a| a.finish().is_ok())
+            .map(|a| EngineLine::Commit(a.command().to_owned()))
+    } else if let Some(rest) = text.strip_prefix("reveal ") {
+        let mut words = rest.split(' ');
+        match (
+            words.next().and_then(parse_move),
+            words.next(),
+            words.next(),
+        ) {
+            (Some(mv), Some(nonce), None) if !nonce.is_empty() => Some(EngineLine::Reveal {
+                mv,
+                nonce: nonce.to_owned(),
+            }),
+            _ => None,
+        }
+    } else if let Some(rest) = text.strip_prefix("strategy ") {
+        parse_strategy(rest).map(EngineLine::Strategy)
+    } else {
+        None
+    };
+    typed.unwrap_or_else(|| EngineLine::InfoString(text.to_owned()))
+}
+
+/// Writes a mixed strategy as `MOVE:P …`, each probability with four decimals.
+pub(crate) fn format_strategy(support: &[(WireMove, f64)]) -> String {
+    let parts: Vec<String> = support.iter().map(|(m, p)| format!("{m}:{p:.4}")).collect();
+    parts.join(" ")
+}
+
+/// Reads a mixed strategy written by [`format_strategy`]; `None` unless all of it is one.
+pub(crate) fn parse_strategy(text: &str) -> Option<Vec<(WireMove, f64)>> {
+    text.split(' ').map(strategy_entry).collect()
+}
+
+/// Reads `MOVE:P` of a strategy, P written with exactly four decimals.
+fn strategy_entry(token: &str) -> Option<(WireMove, f64)> {
+    let (mv, p) = token.rsplit_once(':')?;
+    let (int, frac) = p.split_once('.')?;
+    let digits = |s: &str, n| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int, 1) || !digits(frac, 4) {
+        return None;
+    }
+    Some((parse_move(mv)?, p.parse().ok()?))
+}
+
+/// Parses the arguments of `bestmove`.
+fn parse_bestmove(args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
+    let mv = match args.required("a move")? {
+        "(none)" => None,
+        tok => {
+            Some(parse_move(tok).ok_or_else(|| args.malformed(format!("'{tok}' is not a move")))?)
+        }
+    };
+    let ponder = match args.next_token() {
+        None => None,
+        Some("ponder") => Some(args.value("ponder", "a move", parse_move)?),
+        Some(other) => return Err(args.malformed(format!("expected 'ponder', got '{other}'"))),
+    };
+    Ok(EngineLine::BestMove { mv, ponder })
+}
+
+/// Parses the arguments of an `option` line.
+fn parse_option(args: &mut Args<'_>) -> Result<UciOption, CommandError> {
+    match args.required("'name'")? {
+        "name" => {}
+        other => return Err(args.malformed(format!("needs 'name', got '{other}'"))),
+    }
+    let name = words_until(args, &["type"]);
+    if name.is_empty() {
+        return Err(args.malformed("needs an option name"));
+    }
+    if args.next_token() != Some("type") {
+        return Err(args.malformed("needs 'type'"));
+    }
+    let kind = match args.required("a type")? {
+        "check" => {
+            expect(args, "default")?;
+            OptionKind::Check {
+                default: args.value("default", "true or false", |t| match t {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    _ => None,
+                })?,
+            }
+        }
+        "spin" => {
+            expect(args, "default")?;
+            let default = args.number("default", whole_i64)?;
+            expect(args, "min")?;
+            let min = args.number("min", whole_i64)?;
+            expect(args, "max")?;
+            let max = args.number("max", whole_i64)?;
+            OptionKind::Spin { default, min, max }
+        }
+        "combo" => {
+            expect(args, "default")?;
+            let default = words_until(args, &["var"]);
+            let mut vars = Vec::new();
+            while args.next_token() == Some("var") {
+                vars.push(words_until(args, &["var"]));
+            }
+            OptionKind::Combo { default, vars }
+        }
+        "button" => OptionKind::Button,
+        "string" => {
+            let default = match args.next_token() {
+                Some("default") => args.take_rest(),
+                Some(other) => {
+                    return Err(args.malformed(format!("expected 'default', got '{other}'")));
+                }
+                None => "",
+            };
+            OptionKind::Text {
+                default: if default == "<empty>" { "" } else { default }.to_owned(),
+            }
+        }
+        other => return Err(args.malformed(format!("unknown option type '{other}'"))),
+    };
+    Ok(UciOption { name, kind })
+}
+
+/// Takes the words up to (not including) one of `stops` or the end, joined by single spaces.
+fn words_until(args: &mut Args<'_>, stops: &[&str]) -> String {
+    let mut words = Vec::new();
+    while let Some(tok) = args.peek().filter(|t| !stops.contains(t)) {
+        words.push(tok);
+        args.next_token();
+    }
+    words.join(" ")
+}
+
+/// Takes the keyword `word`, or fails saying it was expected.
+fn expect(args: &mut Args<'_>, word: &str) -> Result<(), CommandError> {
+    match args.next_token() {
+        Some(tok) if tok == word => Ok(()),
+        Some(tok) => Err(args.malformed(format!("expected '{word}', got '{tok}'"))),
+        None => Err(args.malformed(format!("needs '{word}'"))),
+    }
+}
+
+/// Parses the figures of an `info` line, in any order, each at most once.
+fn parse_info(args: &mut Args<'_>) -> Result<Info, CommandError> {
+    let mut info = Info::default();
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(word) = args.next_token() {
+        if seen.contains(&word) {
+            return Err(args.malformed(format!("{word} given twice")));
+        }
+        seen.push(word);
+        match word {
+            "depth" => info.depth = Some(args.number(word, whole_u32)?),
+            "seldepth" => info.seldepth = Some(args.number(word, whole_u32)?),
+            "multipv" => info.multipv = Some(args.number(word, whole_u32)?),
+            "score" => info.score = Some(parse_score(args)?),
+            "nodes" => info.nodes = Some(args.number(word, whole_u64)?),
+            "nps" => info.nps = Some(args.number(word, whole_u64)?),
+            "hashfull" => info.hashfull = Some(args.number(word, whole_u32)?),
+            "tbhits" => info.tbhits = Some(args.number(word, whole_u64)?),
+            "time" => info.time = Some(args.number(word, whole_u64)?),
+            "currmove" => info.currmove = Some(args.value(word, "a move", parse_move)?),
+            "currmovenumber" => info.currmovenumber = Some(args.number(word, whole_u32)?),
+            "pv" => {
+                while let Some(turn) = args.peek().filter(|t| *t != "string").and_then(parse_turn) {
+                    info.pv.push(turn);
+                    args.next_token();
+                }
+                if info.pv.is_empty() {
+                    return Err(args.malformed("pv needs at least one move"));
+                }
+            }
+            "string" => info.string = Some(args.nonempty_rest("a text")?.to_owned()),
+            other => return Err(args.malformed(format!("unknown field '{other}'"))),
+        }
+    }
+    Ok(info)
+}
+
+/// Parses `cp N|mate N [lowerbound|upperbound]` after `score`.
+fn parse_score(args: &mut Args<'_>) -> Result<InfoScore, CommandError> {
+    let value = match args.required("cp or mate")? {
+        "cp" => Score::Cp(args.number("cp", whole_i32)?),
+        "mate" => Score::Mate(args.number("mate", whole_i32)?),
+        other => return Err(args.malformed(format!("score needs cp or mate, got '{other}'"))),
+    };
+    let bound = match args.peek() {
+        Some("lowerbound") => Some(Bound::Lower),
+        Some("upperbound") => Some(Bound::Upper),
+        _ => None,
+    };
+    if bound.is_some() {
+        args.next_token();
+    }
+    Ok(InfoScore { value, bound })
+}
+
+/// Parses a token as a signed 32-bit decimal number.
+fn whole_i32(text: &str) -> Option<i32> {
+    whole_i64(text).and_then(|n| i32::try_from(n).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> WireMove {
+        parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn quill_lines_read_back() {
+        let info =
+            parse_engine_line("info depth 2 score cp -15 nodes 40 time 3 pv a1b3|e5d3 b3a5|d3e1")
+                .unwrap();
+        let EngineLine::Info(info) = info else {
+            panic!("{info:?}")
+        };
+        assert_eq!(info.depth, Some(2));
+        assert_eq!(
+            info.score,
+            Some(InfoScore {
+                value: Score::Cp(-15),
+                bound: None
+            })
+        );
+        assert_eq!(info.pv.len(), 2);
+        assert_eq!(info.pv[0], Turn::Joint(mv("a1b3"), mv("e5d3")));
+        assert_eq!(
+            parse_engine_line("bestmove (none)"),
+            Ok(EngineLine::BestMove {
+                mv: None,
+                ponder: None
+            })
+        );
+        assert_eq!(
+            parse_engine_line("info string strategy a1b3:0.2500 b1b2:0.7500"),
+            Ok(EngineLine::Strategy(vec![
+                (mv("a1b3"), 0.25),
+                (mv("b1b2"), 0.75)
+            ]))
+        );
+        assert_eq!(
+            parse_engine_line("info string strategy a1b3:0.25"),
+            Ok(EngineLine::InfoString("strategy a1b3:0.25".into()))
+        );
+        assert_eq!(
+            parse_engine_line("info string error: unknown option 'x'"),
+            Ok(EngineLine::Error("unknown option 'x'".into()))
+        );
+    }
+
+    #[test]
+    fn options_of_other_engines_read() {
+        let line = "option name Debug Log File type string default ";
+        assert_eq!(
+            parse_engine_line(line),
+            Ok(EngineLine::Option(UciOption {
+                name: "Debug Log File".into(),
+                kind: OptionKind::Text {
+                    default: String::new()
+                }
+            }))
+        );
+        let line = "option name UCI_Variant type combo default chess var chess var 3check";
+        let Ok(EngineLine::Option(o)) = parse_engine_line(line) else {
+            panic!("{line}")
+        };
+        assert_eq!(
+            o.kind,
+            OptionKind::Combo {
+                default: "chess".into(),
+                vars: vec!["chess".into(), "3check".into()]
+            }
+        );
+        assert_eq!(o.to_string(), line);
+        let line = "info depth 1 seldepth 1 multipv 1 score mate -2 upperbound nodes 20 nps 1000 \
+                    tbhits 0 time 2 pv a2a3 P@b4";
+        let parsed = parse_engine_line(line).unwrap();
+        assert_eq!(parsed.to_string(), line);
+    }
+
+    #[test]
+    fn broken_lines_are_refused() {
+        for line in [
+            "bestmove",
+            "bestmove e2e4 ponderx e7e5",
+            "bestmove zz",
+            "info depth x",
+            "info depth 1 depth 2",
+            "info score cp",
+            "info pv",
+            "info frobs 3",
+            "option name type spin",
+            "option name Hash type spin default 1 min 1",
+            "id",
+            "id nick Q",
+            "uciok now",
+        ] {
+            assert!(
+                matches!(parse_engine_line(line), Err(CommandError::Malformed { .. })),
+                "{line}"
+            );
+        }
+        assert_eq!(parse_engine_line(""), Err(CommandError::Empty));
+        assert_eq!(
+            parse_engine_line("bestmoves e2e4"),
+            Err(CommandError::Unknown("bestmoves".into()))
+        );
+    }
+}
