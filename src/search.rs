@@ -58,6 +58,27 @@ pub trait Searchable: Clone {
         code
     }
 
+    /// Completes a candidate turn just before the search tries it: a part that is costly to
+    /// choose and would be wasted on the turns a cutoff leaves untried (where Brawl puts a
+    /// displaced supporter, say) may be left open by [`Searchable::candidates`] and chosen
+    /// here. [`Searchable::after`] and [`Searchable::refinements`] accept an open turn too.
+    /// Turns are complete by default.
+    fn settle(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
+
+    /// Whether the candidate `mv`, complete or not (see [`Searchable::settle`]), is the
+    /// complete turn `done`.
+    fn same(&self, mv: Self::Move, done: Self::Move) -> bool {
+        mv == done
+    }
+
+    /// Whether the candidate `mv`, complete or not (see [`Searchable::settle`]), is the turn
+    /// with the code `code`.
+    fn has_code(&self, mv: Self::Move, code: u64) -> bool {
+        Self::code(mv) == code
+    }
+
     /// The candidate turns quiescence considers: captures. Clears `out`.
     fn noisy(&self, out: &mut Vec<Self::Move>);
 
@@ -286,13 +307,14 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 
     fn rank(&self, pos: &P, mv: P::Move, tt: Option<u64>, ply: usize) -> i32 {
         let killers = &self.killers[ply];
-        if tt == Some(P::code(mv)) {
+        let killer = |k: Option<P::Move>| k.is_some_and(|k| pos.same(mv, k));
+        if tt.is_some_and(|code| pos.has_code(mv, code)) {
             TABLE_MOVE
         } else if let Some(c) = pos.capture_order(mv) {
             CAPTURE + c
-        } else if killers[0] == Some(mv) {
+        } else if killer(killers[0]) {
             KILLER
-        } else if killers[1] == Some(mv) {
+        } else if killer(killers[1]) {
             KILLER - 1
         } else {
             self.history[(ply & 1) * HISTORY_SIZE + pos.history_index(mv)]
@@ -437,8 +459,12 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let mut refined = None;
         if let Some(code) = tt
             && !scores.contains(&TABLE_MOVE)
-            && let Some(&base) = moves.iter().find(|&&m| P::code(m) == P::base_code(code))
+            && let Some(j) = moves
+                .iter()
+                .position(|&m| pos.has_code(m, P::base_code(code)))
         {
+            let base = pos.settle(moves[j]);
+            moves[j] = base;
             self.refine(pos, base, &mut moves, &mut scores, tt, ply);
             refined = Some(base);
         }
@@ -446,7 +472,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let mut i = 0;
         while i < moves.len() {
             pick(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let mv = pos.settle(moves[i]);
+            moves[i] = mv;
             // Late quiet moves are searched shallower first (late move reductions).
             let reduction = if self.reduce && depth >= 3 && i >= 3 && scores[i] < KILLER - 1 {
                 if i >= 12 && depth >= 5 { 2 } else { 1 }
@@ -544,7 +571,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let (mut best, mut best_move) = (stand, None);
         for i in 0..moves.len() {
             pick(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let mv = pos.settle(moves[i]);
+            moves[i] = mv;
             self.path.push(key);
             let score = -self.quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
             self.path.pop();
@@ -673,6 +701,9 @@ fn run<P: Searchable>(
         pos.all_candidates(&mut root);
     } else {
         root.extend(allowed.iter().filter_map(|m| pos.read_wire(m)));
+    }
+    for mv in &mut root {
+        *mv = pos.settle(*mv);
     }
     let mut table = table;
     if let Some(t) = table.as_deref_mut() {
