@@ -1,7 +1,8 @@
 //! Nodes per CPU-second of the alternating search at fixed depth: Gladiator at Hash 1, 16 and
 //! 256 MiB, and Brawl at Hash 16.
 //!
-//! Run with `cargo bench --bench alt_search` (optionally `-- ROUNDS`, default 7). Every round
+//! Run with `cargo bench --bench alt_search` (optionally `-- ROUNDS`, default 7, and words that
+//! pick the configurations whose names contain them: `-- 3 brawl`). Every round
 //! searches the same positions to the same depth with an emptied table (so every round walks
 //! the same tree and the node counts, printed, must not vary), timed by the CPU time of the
 //! thread (`getrusage(RUSAGE_THREAD)`), not by the wall clock: the machine is shared. The
@@ -99,6 +100,14 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(7)
         .clamp(1, 1000);
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
+        .collect();
+    let picked: Vec<bool> = CONFIGS
+        .iter()
+        .map(|c| words.iter().all(|w| c.name.contains(w.as_str())))
+        .collect();
     let positions: Vec<Vec<Position>> = CONFIGS
         .iter()
         .map(|c| OPENINGS.iter().map(|&n| opening(c.rules, n)).collect())
@@ -114,6 +123,9 @@ fn main() {
         for k in 0..CONFIGS.len() {
             let i = (k + round) % CONFIGS.len();
             let config = &CONFIGS[i];
+            if !picked[i] {
+                continue;
+            }
             let (mut nodes, mut cpu) = (0, 0.0);
             for pos in &positions[i] {
                 tables[i].clear();
@@ -132,6 +144,9 @@ fn main() {
         }
     }
     for (i, config) in CONFIGS.iter().enumerate() {
+        if !picked[i] {
+            continue;
+        }
         let r = &mut rates[i];
         r.sort_by(f64::total_cmp);
         let same = nodes_seen[i].iter().all(|&n| n == nodes_seen[i][0]);

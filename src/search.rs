@@ -282,6 +282,15 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.aborted
     }
 
+    /// The position after `mv`, its table bucket on its way to the cache.
+    fn after(&self, pos: &P, mv: P::Move) -> P {
+        let child = pos.after(mv);
+        if let Some(t) = self.table.as_ref() {
+            t.prefetch(child.key());
+        }
+        child
+    }
+
     fn probe(&self, key: u64) -> Option<Hit> {
         self.table.as_ref().and_then(|t| t.probe(key))
     }
@@ -480,7 +489,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             } else {
                 0
             };
-            let child = pos.after(mv);
+            let child = self.after(pos, mv);
             self.path.push(key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
             self.path.pop();
@@ -573,8 +582,9 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             pick(&mut moves, &mut scores, i);
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
+            let child = self.after(pos, mv);
             self.path.push(key);
-            let score = -self.quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+            let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
             self.path.pop();
             if self.aborted {
                 break;
@@ -617,7 +627,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let (mut best, mut best_i) = (-INFINITY, None);
         self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
-            let score = self.child(&pos.after(mv), i == 0, depth, 0, alpha, beta);
+            let child = self.after(pos, mv);
+            let score = self.child(&child, i == 0, depth, 0, alpha, beta);
             if self.aborted {
                 break;
             }
