@@ -547,6 +547,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if ply > 0 && self.repeats(key) {
             return 0;
         }
+        // The static score first: it gives the prefetched bucket time to arrive.
+        let stand = pos.evaluate();
         let hit = self.probe(key);
         if let Some(hit) = hit {
             let score = from_table(hit.score, ply);
@@ -559,7 +561,6 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                 return score;
             }
         }
-        let stand = pos.evaluate();
         if stand >= beta {
             return stand;
         }
