@@ -138,9 +138,10 @@ pub trait Searchable: Clone {
 pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
-    /// Time budget: the search stops by it (hard limit) and, unless `exact`, starts no new
-    /// iteration that would most likely not finish in it (past half of it in the alternating
-    /// search, a third in the sealed one).
+    /// Time budget: the search stops by it (hard limit; the alternating search a little
+    /// before, [`reserve`], so that the answer reaches the GUI in time) and, unless `exact`,
+    /// starts no new iteration that would most likely not finish in it (past half of it in
+    /// the alternating search, a third in the sealed one).
     pub time: Option<Duration>,
     /// Node budget.
     pub nodes: Option<u64>,
@@ -162,6 +163,13 @@ pub struct Found {
     pub nodes: u64,
     /// The principal variation, best turn first.
     pub pv: Vec<WireMove>,
+}
+
+/// The share of a time budget the alternating search leaves for sending its answer: a
+/// fortieth, at most 25 ms (a loaded machine delays the answer after the stop by up to about
+/// 25 ms; measured on `go movetime 1000`).
+pub fn reserve(time: Duration) -> Duration {
+    (time / 40).min(Duration::from_millis(25))
 }
 
 /// Pseudo-random keys for hashing positions (splitmix64 from `seed`), the same in every
@@ -224,6 +232,8 @@ struct Searcher<'a, P: Searchable> {
     nodes: u64,
     limits: Limits,
     started: Instant,
+    /// When the search must stop: the time limit less its [`reserve`].
+    deadline: Option<Duration>,
     stop: &'a AtomicBool,
     aborted: bool,
     /// Whether late quiet moves are reduced (off only to compare with plain alpha-beta).
@@ -248,6 +258,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             nodes: 0,
             limits,
             started: Instant::now(),
+            deadline: limits.time.map(|t| t - reserve(t)),
             stop,
             aborted: false,
             reduce: true,
@@ -272,10 +283,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
     fn poll(&mut self) -> bool {
         if !self.aborted {
             let late = self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self
-                    .limits
-                    .time
-                    .is_some_and(|t| self.started.elapsed() >= t);
+                && self.deadline.is_some_and(|t| self.started.elapsed() >= t);
             let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
             self.aborted = late || spent || self.stop.load(Ordering::Relaxed);
         }
@@ -756,8 +764,14 @@ fn run<P: Searchable>(
         } else {
             (-INFINITY, INFINITY)
         };
+        // A turn of this iteration proved better than the others searched: it is the answer
+        // if the iteration is stopped (its score, its line).
+        let mut partial = None;
         let score = loop {
             let (score, best) = s.root(pos, &root, depth as i32, alpha, beta);
+            if let Some(i) = best.filter(|_| score > alpha) {
+                partial = Some((root[i], score, s.pv_wire(pos)));
+            }
             if s.aborted {
                 break None;
             }
@@ -776,7 +790,21 @@ fn run<P: Searchable>(
                 (alpha, beta) = (-INFINITY, INFINITY);
             }
         };
-        let Some(score) = score else { break };
+        let Some(score) = score else {
+            // Stopped: a turn searched to the end at this depth that beat the first turn
+            // searched (the best of the last iteration) is the better answer.
+            if let Some((mv, score, pv)) = partial {
+                found = Found {
+                    mv: pv.first().cloned().unwrap_or_else(|| pos.wire(mv)),
+                    score,
+                    depth: found.depth,
+                    nodes: s.nodes,
+                    pv,
+                };
+                report(&found);
+            }
+            break;
+        };
         previous = score;
         let pv = s.pv_wire(pos);
         found = Found {
