@@ -58,6 +58,27 @@ pub trait Searchable: Clone {
         code
     }
 
+    /// Completes a candidate turn just before the search tries it: a part that is costly to
+    /// choose and would be wasted on the turns a cutoff leaves untried (where Brawl puts a
+    /// displaced supporter, say) may be left open by [`Searchable::candidates`] and chosen
+    /// here. [`Searchable::after`] and [`Searchable::refinements`] accept an open turn too.
+    /// Turns are complete by default.
+    fn settle(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
+
+    /// Whether the candidate `mv`, complete or not (see [`Searchable::settle`]), is the
+    /// complete turn `done`.
+    fn same(&self, mv: Self::Move, done: Self::Move) -> bool {
+        mv == done
+    }
+
+    /// Whether the candidate `mv`, complete or not (see [`Searchable::settle`]), is the turn
+    /// with the code `code`.
+    fn has_code(&self, mv: Self::Move, code: u64) -> bool {
+        Self::code(mv) == code
+    }
+
     /// The candidate turns quiescence considers: captures. Clears `out`.
     fn noisy(&self, out: &mut Vec<Self::Move>);
 
@@ -117,9 +138,10 @@ pub trait Searchable: Clone {
 pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
-    /// Time budget: the search stops by it (hard limit) and, unless `exact`, starts no new
-    /// iteration that would most likely not finish in it (past half of it in the alternating
-    /// search, a third in the sealed one).
+    /// Time budget: the search stops by it (hard limit; the alternating search a little
+    /// before, [`reserve`], so that the answer reaches the GUI in time) and, unless `exact`,
+    /// starts no new iteration that would most likely not finish in it (past half of it in
+    /// the alternating search, a third in the sealed one).
     pub time: Option<Duration>,
     /// Node budget.
     pub nodes: Option<u64>,
@@ -141,6 +163,13 @@ pub struct Found {
     pub nodes: u64,
     /// The principal variation, best turn first.
     pub pv: Vec<WireMove>,
+}
+
+/// The share of a time budget the alternating search leaves for sending its answer: a
+/// fortieth, at most 25 ms (a loaded machine delays the answer after the stop by up to about
+/// 25 ms; measured on `go movetime 1000`).
+pub fn reserve(time: Duration) -> Duration {
+    (time / 40).min(Duration::from_millis(25))
 }
 
 /// Pseudo-random keys for hashing positions (splitmix64 from `seed`), the same in every
@@ -203,6 +232,8 @@ struct Searcher<'a, P: Searchable> {
     nodes: u64,
     limits: Limits,
     started: Instant,
+    /// When the search must stop: the time limit less its [`reserve`].
+    deadline: Option<Duration>,
     stop: &'a AtomicBool,
     aborted: bool,
     /// Whether late quiet moves are reduced (off only to compare with plain alpha-beta).
@@ -227,6 +258,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             nodes: 0,
             limits,
             started: Instant::now(),
+            deadline: limits.time.map(|t| t - reserve(t)),
             stop,
             aborted: false,
             reduce: true,
@@ -251,14 +283,20 @@ impl<'a, P: Searchable> Searcher<'a, P> {
     fn poll(&mut self) -> bool {
         if !self.aborted {
             let late = self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self
-                    .limits
-                    .time
-                    .is_some_and(|t| self.started.elapsed() >= t);
+                && self.deadline.is_some_and(|t| self.started.elapsed() >= t);
             let spent = self.limits.nodes.is_some_and(|n| self.nodes >= n);
             self.aborted = late || spent || self.stop.load(Ordering::Relaxed);
         }
         self.aborted
+    }
+
+    /// The position after `mv`, its table bucket on its way to the cache.
+    fn after(&self, pos: &P, mv: P::Move) -> P {
+        let child = pos.after(mv);
+        if let Some(t) = self.table.as_ref() {
+            t.prefetch(child.key());
+        }
+        child
     }
 
     fn probe(&self, key: u64) -> Option<Hit> {
@@ -286,13 +324,14 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 
     fn rank(&self, pos: &P, mv: P::Move, tt: Option<u64>, ply: usize) -> i32 {
         let killers = &self.killers[ply];
-        if tt == Some(P::code(mv)) {
+        let killer = |k: Option<P::Move>| k.is_some_and(|k| pos.same(mv, k));
+        if tt.is_some_and(|code| pos.has_code(mv, code)) {
             TABLE_MOVE
         } else if let Some(c) = pos.capture_order(mv) {
             CAPTURE + c
-        } else if killers[0] == Some(mv) {
+        } else if killer(killers[0]) {
             KILLER
-        } else if killers[1] == Some(mv) {
+        } else if killer(killers[1]) {
             KILLER - 1
         } else {
             self.history[(ply & 1) * HISTORY_SIZE + pos.history_index(mv)]
@@ -437,8 +476,12 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let mut refined = None;
         if let Some(code) = tt
             && !scores.contains(&TABLE_MOVE)
-            && let Some(&base) = moves.iter().find(|&&m| P::code(m) == P::base_code(code))
+            && let Some(j) = moves
+                .iter()
+                .position(|&m| pos.has_code(m, P::base_code(code)))
         {
+            let base = pos.settle(moves[j]);
+            moves[j] = base;
             self.refine(pos, base, &mut moves, &mut scores, tt, ply);
             refined = Some(base);
         }
@@ -446,14 +489,15 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let mut i = 0;
         while i < moves.len() {
             pick(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let mv = pos.settle(moves[i]);
+            moves[i] = mv;
             // Late quiet moves are searched shallower first (late move reductions).
             let reduction = if self.reduce && depth >= 3 && i >= 3 && scores[i] < KILLER - 1 {
                 if i >= 12 && depth >= 5 { 2 } else { 1 }
             } else {
                 0
             };
-            let child = pos.after(mv);
+            let child = self.after(pos, mv);
             self.path.push(key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
             self.path.pop();
@@ -511,6 +555,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if ply > 0 && self.repeats(key) {
             return 0;
         }
+        // The static score first: it gives the prefetched bucket time to arrive.
+        let stand = pos.evaluate();
         let hit = self.probe(key);
         if let Some(hit) = hit {
             let score = from_table(hit.score, ply);
@@ -523,7 +569,6 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                 return score;
             }
         }
-        let stand = pos.evaluate();
         if stand >= beta {
             return stand;
         }
@@ -544,9 +589,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let (mut best, mut best_move) = (stand, None);
         for i in 0..moves.len() {
             pick(&mut moves, &mut scores, i);
-            let mv = moves[i];
+            let mv = pos.settle(moves[i]);
+            moves[i] = mv;
+            let child = self.after(pos, mv);
             self.path.push(key);
-            let score = -self.quiesce(&pos.after(mv), ply + 1, -beta, -alpha);
+            let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
             self.path.pop();
             if self.aborted {
                 break;
@@ -589,7 +636,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let (mut best, mut best_i) = (-INFINITY, None);
         self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
-            let score = self.child(&pos.after(mv), i == 0, depth, 0, alpha, beta);
+            let child = self.after(pos, mv);
+            let score = self.child(&child, i == 0, depth, 0, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -674,6 +722,9 @@ fn run<P: Searchable>(
     } else {
         root.extend(allowed.iter().filter_map(|m| pos.read_wire(m)));
     }
+    for mv in &mut root {
+        *mv = pos.settle(*mv);
+    }
     let mut table = table;
     if let Some(t) = table.as_deref_mut() {
         t.new_search();
@@ -713,8 +764,14 @@ fn run<P: Searchable>(
         } else {
             (-INFINITY, INFINITY)
         };
+        // A turn of this iteration proved better than the others searched: it is the answer
+        // if the iteration is stopped (its score, its line).
+        let mut partial = None;
         let score = loop {
             let (score, best) = s.root(pos, &root, depth as i32, alpha, beta);
+            if let Some(i) = best.filter(|_| score > alpha) {
+                partial = Some((root[i], score, s.pv_wire(pos)));
+            }
             if s.aborted {
                 break None;
             }
@@ -733,7 +790,21 @@ fn run<P: Searchable>(
                 (alpha, beta) = (-INFINITY, INFINITY);
             }
         };
-        let Some(score) = score else { break };
+        let Some(score) = score else {
+            // Stopped: a turn searched to the end at this depth that beat the first turn
+            // searched (the best of the last iteration) is the better answer.
+            if let Some((mv, score, pv)) = partial {
+                found = Found {
+                    mv: pv.first().cloned().unwrap_or_else(|| pos.wire(mv)),
+                    score,
+                    depth: found.depth,
+                    nodes: s.nodes,
+                    pv,
+                };
+                report(&found);
+            }
+            break;
+        };
         previous = score;
         let pv = s.pv_wire(pos);
         found = Found {

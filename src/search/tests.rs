@@ -376,3 +376,44 @@ fn the_side_ahead_avoids_a_repetition_on_the_search_path() {
     let expected = reference(&pos, &mut Vec::new(), 5, 0, -INFINITY, INFINITY);
     assert_eq!(found.score, expected);
 }
+
+/// The search stopped by its node budget near the end of an iteration whose best turn differs
+/// from the last completed one's: the answer is the new turn (the stopped iteration's turns
+/// searched to the end are not thrown away), and the depth is the last completed one.
+#[test]
+fn a_stopped_iteration_gives_its_better_turn() {
+    let mut checked = 0;
+    let positions: Vec<gladiator::Position> = GLADIATOR_FENS
+        .iter()
+        .map(|f| glad(Rules::Gladiator, f))
+        .chain(BRAWL_FENS.iter().map(|f| glad(Rules::Brawl, f)))
+        .collect();
+    for pos in &positions {
+        for depth in 2..5 {
+            let shallow = depth_search(pos, depth, Some(&mut Table::new(1).unwrap()));
+            let deep = depth_search(pos, depth + 1, Some(&mut Table::new(1).unwrap()));
+            if shallow.mv == deep.mv {
+                continue;
+            }
+            // The same tree as the deep search, stopped just before its last node.
+            let limits = Limits {
+                nodes: Some(deep.nodes - 1),
+                ..Limits::default()
+            };
+            let stopped = search(
+                pos,
+                &[],
+                &[],
+                limits,
+                &AtomicBool::new(false),
+                &mut Table::new(1).unwrap(),
+                &mut |_| {},
+            )
+            .expect("a move");
+            assert_eq!(stopped.depth, depth, "{} depth {depth}", pos.fen());
+            assert_eq!(stopped.mv, deep.mv, "{} depth {depth}", pos.fen());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "only {checked} changes of mind");
+}

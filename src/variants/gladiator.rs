@@ -132,6 +132,25 @@ pub struct Position {
     /// Consecutive turns without a pawn move.
     quiet: u32,
     fullmove: u32,
+    /// The Zobrist key ([`Position::zobrist`]), kept up to date by every change.
+    key: u64,
+}
+
+/// Zobrist keys: `(side * 6 + kind) * 64 + square`, then the side to move, the quiet-turn
+/// clock (0 to 4), and Brawl.
+const KEYS: [u64; 12 * 64 + 7] = crate::search::zobrist_keys(0x6c61_6469_6174_6f72);
+const SIDE_KEY: usize = 12 * 64;
+const QUIET_KEY: usize = SIDE_KEY + 1;
+const BRAWL_KEY: usize = QUIET_KEY + 5;
+
+/// The key of a piece of side `s` and `kind` on `sq`.
+fn piece_key(s: usize, kind: usize, sq: u8) -> u64 {
+    KEYS[(s * 6 + kind) * 64 + usize::from(sq)]
+}
+
+/// The key of a quiet-turn clock (every count from 4 on ends the game alike).
+fn quiet_key(quiet: u32) -> u64 {
+    KEYS[QUIET_KEY + quiet.min(4) as usize]
 }
 
 fn bit(sq: u8) -> u64 {
@@ -303,6 +322,7 @@ impl Position {
             to_move: Side::White,
             quiet: 0,
             fullmove: 1,
+            key: 0,
         };
         crate::board::read_board(&GEOMETRY, fields[0], |square, c| {
             let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {
@@ -328,6 +348,7 @@ impl Position {
         pos.to_move = tail.side;
         pos.quiet = tail.counter;
         pos.fullmove = tail.number;
+        pos.key = pos.zobrist_from_scratch();
         Ok(pos)
     }
 
@@ -427,6 +448,35 @@ impl Position {
         let s = usize::from(self.sides[1] & bit(from) != 0);
         self.kinds[kind] ^= bit(from) | bit(to);
         self.sides[s] ^= bit(from) | bit(to);
+        self.key ^= piece_key(s, kind, from) ^ piece_key(s, kind, to);
+    }
+
+    /// A hash of everything that decides the legal turns and the end of the game: the
+    /// pieces, the side to move, the quiet-turn clock (up to 4) and the rules. Kept up to date
+    /// move by move; equal to [`Position::zobrist_from_scratch`].
+    pub fn zobrist(&self) -> u64 {
+        self.key
+    }
+
+    /// The key of [`Position::zobrist`], computed from the whole position.
+    pub fn zobrist_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for s in 0..2 {
+            for kind in 0..6 {
+                let mut bb = self.kinds[kind] & self.sides[s];
+                while bb != 0 {
+                    key ^= piece_key(s, kind, bb.trailing_zeros() as u8);
+                    bb &= bb - 1;
+                }
+            }
+        }
+        if self.to_move == Side::Black {
+            key ^= KEYS[SIDE_KEY];
+        }
+        if self.rules == Rules::Brawl {
+            key ^= KEYS[BRAWL_KEY];
+        }
+        key ^ quiet_key(self.quiet)
     }
 
     /// Plays the pawn part: returns the position and the kind of an enemy supporter that the
@@ -438,6 +488,7 @@ impl Position {
         if let Some(kind) = next.kind_at(to) {
             next.kinds[kind as usize] &= !bit(to);
             next.sides[o] &= !bit(to);
+            next.key ^= piece_key(o, kind as usize, to);
             if kind != Kind::Pawn {
                 displaced = Some(kind);
             }
@@ -447,16 +498,21 @@ impl Position {
     }
 
     pub(crate) fn place(&mut self, kind: Kind, sq: u8) {
+        let o = 1 - self.to_move.index();
         self.kinds[kind as usize] |= bit(sq);
-        self.sides[1 - self.to_move.index()] |= bit(sq);
+        self.sides[o] |= bit(sq);
+        self.key ^= piece_key(o, kind as usize, sq);
     }
 
     fn finish(mut self, moved_pawn: bool) -> Position {
-        self.quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        let quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        self.key ^= quiet_key(self.quiet) ^ quiet_key(quiet) ^ KEYS[SIDE_KEY];
+        self.quiet = quiet;
         if self.to_move == Side::Black {
             self.fullmove += 1;
         }
         self.to_move = self.to_move.opponent();
+        debug_assert_eq!(self.key, self.zobrist_from_scratch());
         self
     }
 
@@ -779,6 +835,38 @@ mod tests {
         let p = Position::start(Rules::Gladiator);
         assert_eq!(p.fen(), START_FEN);
         assert!(p.end().is_none());
+    }
+
+    #[test]
+    fn the_incremental_key_equals_the_key_from_scratch_over_random_games() {
+        let mut rng = crate::rng::Rng::new(0x6b65_7973);
+        let (mut placements, mut checked) = (0, 0);
+        for game in 0..40 {
+            let rules = if game % 2 == 0 {
+                Rules::Gladiator
+            } else {
+                Rules::Brawl
+            };
+            let mut pos = Position::start(rules);
+            for _ in 0..120 {
+                if pos.end().is_some() {
+                    break;
+                }
+                let turns = pos.turns();
+                let turn = turns[rng.below(turns.len() as u64) as usize];
+                placements += usize::from(turn.place != NONE);
+                pos = pos.play(turn);
+                assert_eq!(pos.zobrist(), pos.zobrist_from_scratch(), "{}", pos.fen());
+                // And the FEN's own key agrees (the parser computes it from scratch).
+                let fen = Position::from_fen(rules, &pos.fen()).unwrap();
+                assert_eq!(fen.zobrist(), pos.zobrist());
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 1000 && placements > 10,
+            "{checked} positions, {placements} placements"
+        );
     }
 
     #[test]

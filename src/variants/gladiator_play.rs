@@ -6,19 +6,15 @@
 
 use super::gladiator::{BORDER, Kind, Position, Rules, Turn, reach};
 use crate::notation::WireMove;
-use crate::search::{Searchable, WIN, zobrist_keys};
+use crate::search::{Searchable, WIN};
 use crate::variant::Side;
 
 /// Supporter moves kept per pawn move, besides making none.
 const SUPPORT_CHOICES: usize = 2;
 const NONE: u8 = u8::MAX;
-
-/// Keys: `(side * 6 + kind) * 64 + square`, then the side to move, the quiet-turn clock
-/// (0 to 4), and Brawl.
-const KEYS: [u64; 12 * 64 + 7] = zobrist_keys(0x6c61_6469_6174_6f72);
-const SIDE_KEY: usize = 12 * 64;
-const QUIET_KEY: usize = SIDE_KEY + 1;
-const BRAWL_KEY: usize = QUIET_KEY + 5;
+/// The placement of a candidate turn that displaces a supporter, before it is chosen (see
+/// `Searchable::settle`): not a square.
+const OPEN: u8 = NONE - 1;
 
 /// What a supporter of each kind is worth to the pawn it powers (its borrowed power).
 const POWER: [i32; 6] = [0, 6, 6, 9, 14, 4];
@@ -116,11 +112,12 @@ impl Searchable for Position {
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                let mut place = NONE;
-                if let Some(kind) = self.displaced(to) {
-                    let (after, _) = self.after_pawn(from, to);
-                    place = best_placement(&after, kind);
-                }
+                // Where a displaced supporter goes is chosen only if the turn is searched.
+                let place = if self.displaced(to).is_some() {
+                    OPEN
+                } else {
+                    NONE
+                };
                 out.push(Turn {
                     pawn: (from, to),
                     place,
@@ -146,6 +143,7 @@ impl Searchable for Position {
         if !mv.moves_pawn() || mv.support.0 != NONE {
             return;
         }
+        let mv = self.settle(mv);
         let (mut after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
         if let Some(kind) = displaced {
             after.place(kind, mv.place);
@@ -159,6 +157,38 @@ impl Searchable for Position {
             pawns &= pawns - 1;
         }
         self.best_supports(&after, busy, mv, out);
+    }
+
+    /// Chooses the placement of a displaced supporter (see `best_placement`).
+    fn settle(&self, mv: Turn) -> Turn {
+        if mv.place != OPEN {
+            return mv;
+        }
+        let (after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
+        let kind = displaced.expect("an open placement displaces a supporter");
+        Turn {
+            place: best_placement(&after, kind),
+            ..mv
+        }
+    }
+
+    fn same(&self, mv: Turn, done: Turn) -> bool {
+        if mv.place == OPEN {
+            // Choosing the placement only when the rest already matches.
+            mv.pawn == done.pawn && mv.support == done.support && self.settle(mv) == done
+        } else {
+            mv == done
+        }
+    }
+
+    fn has_code(&self, mv: Turn, code: u64) -> bool {
+        if mv.place == OPEN {
+            // Byte 2 is the placement.
+            let rest = |c: u64| c & !(0xff << 16);
+            rest(Self::code(mv)) == rest(code) && Self::code(self.settle(mv)) == code
+        } else {
+            Self::code(mv) == code
+        }
     }
 
     fn base_code(code: u64) -> u64 {
@@ -189,7 +219,7 @@ impl Searchable for Position {
     }
 
     fn after(&self, mv: Turn) -> Position {
-        self.play(mv)
+        self.play(self.settle(mv))
     }
 
     fn over(&self) -> Option<i32> {
@@ -215,24 +245,7 @@ impl Searchable for Position {
     }
 
     fn key(&self) -> u64 {
-        let mut key = 0;
-        for side in [Side::White, Side::Black] {
-            for kind in KINDS {
-                let base = (side.index() * 6 + kind as usize) * 64;
-                let mut bb = self.pieces(side, kind);
-                while bb != 0 {
-                    key ^= KEYS[base + bb.trailing_zeros() as usize];
-                    bb &= bb - 1;
-                }
-            }
-        }
-        if self.side_to_move() == Side::Black {
-            key ^= KEYS[SIDE_KEY];
-        }
-        if self.rules() == Rules::Brawl {
-            key ^= KEYS[BRAWL_KEY];
-        }
-        key ^ KEYS[QUIET_KEY + self.quiet().min(4) as usize]
+        self.zobrist()
     }
 
     fn code(mv: Turn) -> u64 {
@@ -262,7 +275,7 @@ impl Searchable for Position {
     }
 
     fn wire(&self, mv: Turn) -> WireMove {
-        mv.to_wire()
+        self.settle(mv).to_wire()
     }
 
     fn read_wire(&self, mv: &WireMove) -> Option<Turn> {
