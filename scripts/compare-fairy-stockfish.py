@@ -9,8 +9,9 @@ What is compared (and printed with every table):
    child's user+system CPU time (from wait4's rusage, microsecond resolution) minus the median
    CPU time of a bare start-up of that engine, divided by the leaves. The games differ, so the
    ratio says how costly one generated move is, not which engine is faster at one game. In
-   Apocalypse a leaf is a *pair* of moves (one of each side, counted as a product), so its
-   cost per leaf is lower than its cost per generated move.
+   Apocalypse a leaf is a *pair* of moves (one of each side, counted as a product), and in
+   Gladiator/Brawl a whole turn (pawn move, then an optional supporter move), so their cost
+   per leaf is lower than their cost per generated move; Pagan's leaves are single moves.
 2. Search: nodes per CPU-second at a fixed depth from the start position (`go depth N`, or
    `go sealed w depth N` for Apocalypse), each engine using its own node definition.
 3. Start-up: from spawn to `uciok` and then `readyok` (wall ms, median) and the peak resident
@@ -187,8 +188,10 @@ def main():
         ratios = ", ".join(f"{label.split()[1]} {med(per_leaf[label]) / r:.2f}x"
                            for label, e, _, _ in PERFT if e == "quill")
         print(f"quill cost per leaf / {ref}: {ratios}")
-    print("(a leaf of Apocalypse is a pair of moves counted as a product: its cost per")
-    print(" generated move is higher than its cost per leaf)")
+    print("(a leaf of Apocalypse is a pair of moves counted as a product, and one of Gladiator")
+    print(" or Brawl a whole turn, a pawn move and an optional supporter move, so many leaves share")
+    print(" one generated pawn move: their cost per generated move is higher than per leaf;")
+    print(" Pagan's leaves are single moves, as chess's are)")
 
     if not args.no_search:
         nps = {c[0]: [] for c in SEARCH}
