@@ -2,12 +2,18 @@
 //! simultaneous search.
 //!
 //! Run with `cargo bench --bench apocalypse`. Positions come from seeded random games from
-//! the start. Each figure is the median of 7 rounds; nothing is asserted.
+//! the start. Every figure is timed by CPU time (this thread's for the loops, the process's
+//! for the search), not by a wall clock, and is the median of its rounds, printed with the
+//! smallest, the largest and their spread; nothing is asserted.
+
+mod cpu;
 
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use cpu::{Clock, Figures, cpu_seconds, stop_after_cpu, thread_time};
 
 use quill::rng::Rng;
 use quill::search::Limits;
@@ -41,22 +47,20 @@ fn positions(rules: Rules, count: usize) -> Vec<Position> {
     out
 }
 
-fn median(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 2], v[0], v[v.len() - 1])
-}
-
-/// Runs `round` ROUNDS times; each returns (items, seconds); prints the median rate.
-fn rate(what: &str, unit: &str, mut round: impl FnMut() -> (u64, f64)) {
+/// Runs `round` ROUNDS times (after a warm-up); each returns the items it made, and is timed
+/// by this thread's CPU time; prints the median rate.
+fn rate(what: &str, unit: &str, mut round: impl FnMut() -> u64) {
     round(); // warm-up
     let rates: Vec<f64> = (0..ROUNDS)
         .map(|_| {
-            let (n, secs) = round();
+            let (n, secs) = thread_time(&mut round);
             n as f64 / secs / 1e6
         })
         .collect();
-    let (med, lo, hi) = median(rates);
-    println!("{what}: {med:.2} M {unit}/s (median of {ROUNDS}; min {lo:.2}, max {hi:.2})");
+    println!(
+        "{what}: {}",
+        Figures::of(rates).text(2, &format!("M {unit}/CPU-s"))
+    );
 }
 
 fn main() {
@@ -72,7 +76,6 @@ fn main() {
             &format!("{name}: one side's legal move list"),
             "lists",
             || {
-                let started = Instant::now();
                 let mut lists = 0u64;
                 let mut total = 0usize;
                 for _ in 0..400 {
@@ -85,7 +88,7 @@ fn main() {
                     }
                 }
                 black_box(total);
-                (lists, started.elapsed().as_secs_f64())
+                lists
             },
         );
         let (mut w, mut b) = (Vec::new(), Vec::new());
@@ -93,7 +96,6 @@ fn main() {
             &format!("{name}: joint children, resolve + evaluate"),
             "children",
             || {
-                let started = Instant::now();
                 let mut children = 0u64;
                 let mut sum = 0.0;
                 for _ in 0..10 {
@@ -109,23 +111,20 @@ fn main() {
                     }
                 }
                 black_box(sum);
-                (children, started.elapsed().as_secs_f64())
+                children
             },
         );
     }
 
-    // Joint depth completed within 1 s from the start (the search runs until stopped).
+    // Joint depth completed within 1 CPU-second from the start (the search runs until a
+    // poller sees the process spend its second).
     let mut depths = Vec::new();
     let mut nps = Vec::new();
     for _ in 0..5 {
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let timer = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs(1));
-            flag.store(true, Ordering::Relaxed);
-        });
+        let started = cpu_seconds(Clock::Process);
+        let timer = stop_after_cpu(started, Duration::from_secs(1), Arc::clone(&stop));
         let mut reached = 0;
-        let started = Instant::now();
         let found = simsearch::analyse(
             &Position::start(Rules::Seed),
             &[],
@@ -134,16 +133,16 @@ fn main() {
             &stop,
             &mut |a| reached = a.depth,
         );
-        let secs = started.elapsed().as_secs_f64();
-        timer.join().unwrap();
+        let secs = cpu_seconds(Clock::Process) - started;
+        stop.store(true, Ordering::Relaxed);
+        timer.join().expect("the CPU timer");
         let nodes = found.map_or(0, |a| a.stats.nodes);
         depths.push(f64::from(reached));
         nps.push(nodes as f64 / secs / 1e6);
     }
-    let (d, dlo, dhi) = median(depths);
-    let (n, _, _) = median(nps);
     println!(
-        "search from the start: depth {d} completed in 1 s (median of 5; min {dlo}, max {dhi}), \
-         {n:.2} M nodes/s"
+        "search from the start, 1 CPU-second: depth {}; {}",
+        Figures::of(depths).text(0, "completed"),
+        Figures::of(nps).text(2, "M nodes/CPU-s")
     );
 }

@@ -1,11 +1,15 @@
 //! Timing of the matrix-game solver on fixed seeded random games (entries uniform in [0, 1]).
 //!
 //! Run with `cargo bench --bench solver`. Each size is timed in 7 rounds of many solves, cycling
-//! through a fixed set of matrices, and the median time per solve is printed. This measures; it
-//! asserts nothing.
+//! through a fixed set of matrices, timed by this thread's CPU time (not a wall clock, which
+//! counts other processes' work on a shared machine), and the median CPU time per solve is
+//! printed with the smallest, the largest and their spread. This measures; it asserts nothing.
+
+mod cpu;
 
 use std::hint::black_box;
-use std::time::Instant;
+
+use cpu::{Figures, thread_time};
 
 use quill::rng::Rng;
 use quill::solver::Solver;
@@ -27,23 +31,21 @@ fn main() {
         for game in &games {
             checksum += solver.solve(game, size, size).value;
         }
-        let mut per_solve_us: Vec<f64> = (0..ROUNDS)
+        let per_solve_us: Vec<f64> = (0..ROUNDS)
             .map(|_| {
-                let start = Instant::now();
-                for k in 0..solves {
-                    let game = black_box(&games[k % MATRICES]);
-                    checksum += solver.solve(game, size, size).value;
-                }
-                start.elapsed().as_secs_f64() * 1e6 / solves as f64
+                let ((), secs) = thread_time(|| {
+                    for k in 0..solves {
+                        let game = black_box(&games[k % MATRICES]);
+                        checksum += solver.solve(game, size, size).value;
+                    }
+                });
+                secs * 1e6 / solves as f64
             })
             .collect();
         black_box(checksum);
-        per_solve_us.sort_by(f64::total_cmp);
-        let median = per_solve_us[ROUNDS / 2];
         println!(
-            "solve {size}x{size}: {median:.2} µs/solve (median of {ROUNDS}; min {:.2}, max {:.2})",
-            per_solve_us[0],
-            per_solve_us[ROUNDS - 1]
+            "solve {size}x{size}: {}",
+            Figures::of(per_solve_us).text(2, "CPU-µs/solve")
         );
     }
 }

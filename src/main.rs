@@ -17,6 +17,7 @@ use clap::{Args, Parser, Subcommand};
 use log::{debug, warn};
 
 mod match_cli;
+mod tune_cli;
 
 use quill::session::{Input, MAX_INPUT_LINE, Session};
 use quill::transcript::{self, Logger};
@@ -63,6 +64,9 @@ enum Command {
     Match(match_cli::MatchArgs),
     /// Sum up the results files of a match's shards.
     Merge(match_cli::MergeArgs),
+    /// Fit the Gladiator/Brawl evaluation's weights to the results of games (`quill match
+    /// --pgn`), by Texel's method.
+    Tune(tune_cli::TuneArgs),
     /// Solve small Apocalypse endgames exactly and measure how exploitable the search's root
     /// strategy is there (best-response value against the game value, scale 0..1).
     Exploit(ExploitArgs),
@@ -174,6 +178,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Match(args)) => match_cli::run_match(&args),
         Some(Command::Merge(args)) => match_cli::run_merge(&args),
+        Some(Command::Tune(args)) => tune_cli::run_tune(&args),
         Some(Command::Exploit(args)) => run_exploit(&args),
     }
 }

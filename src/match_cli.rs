@@ -248,12 +248,20 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
             if let Some(at) = &outcome.stopped
                 && let Some(t) = &at.sprt
             {
+                let counted = at.games() + at.skipped;
                 println!(
-                    "The SPRT stopped the match after {} games: llr {:.2}, {}",
-                    at.games() + at.skipped,
-                    t.llr,
-                    t.decision
+                    "The SPRT stopped the match after {counted} games: llr {:.2} (bounds {:.2}, \
+                     {:.2}) [{:.1}, {:.1}], {}",
+                    t.llr, t.lower, t.upper, t.sprt.elo0, t.sprt.elo1, t.decision
                 );
+                let late =
+                    (outcome.summary.games() + outcome.summary.skipped).saturating_sub(counted);
+                if late > 0 {
+                    println!(
+                        "({late} games in play at the stop finished after it: they are in the \
+                         results and the score above, not in the verdict)"
+                    );
+                }
             }
             println!("results: {}", config.results.display());
             ExitCode::SUCCESS

@@ -424,14 +424,15 @@ fn clean_pgn(path: &Path, done: &HashSet<u32>) -> Result<(), MatchError> {
 struct Progress {
     total: usize,
     tty: bool,
+    sprt: Option<Sprt>,
 }
 
 impl Progress {
     fn show(&self, records: &[GameRecord], a: &str, latest: &GameRecord) {
-        let s = Summary::new(records, a, None);
+        let s = Summary::new(records, a, self.sprt);
         let done = records.len();
         let points = f64::from(s.wins) + f64::from(s.draws) / 2.0;
-        let score = format!(
+        let mut score = format!(
             "{a} {points} - {} {}  (+{} ={} -{})",
             f64::from(s.games()) - points,
             if s.opponent.is_empty() {
@@ -443,6 +444,9 @@ impl Progress {
             s.draws,
             s.losses
         );
+        if let Some(t) = &s.sprt {
+            score += &format!("  llr {:.2} ({:.2}, {:.2})", t.llr, t.lower, t.upper);
+        }
         let mut err = std::io::stderr().lock();
         if self.tty {
             let width = 30;
@@ -547,6 +551,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     let progress = Progress {
         total: schedule.len(),
         tty: std::io::stderr().is_terminal() && !human,
+        sprt: config.sprt,
     };
     let decided = |records: &[GameRecord]| {
         let sprt = config.sprt?;

@@ -670,6 +670,59 @@ mod tests {
         assert!(close(llr(300, 100, 100).llr, expected, 1e-9));
     }
 
+    /// Known answers computed outside this code, by a Python transcription of the closed form
+    /// (`n·(s1 − s0)·(2·mean − s0 − s1)/(2·variance)`, population variance of the units):
+    ///
+    /// ```text
+    /// s = lambda e: 1 / (1 + 10 ** (-e / 400))
+    /// pentanomial [3, 10, 40, 12, 5], [0, 5]: n 70, mean 0.5214285714, var 0.0477551020,
+    ///     llr 0.1880574044
+    /// trinomial 300 W 150 D 250 L, [-5, 15]: n 700, mean 0.5357142857, var 0.1951530612,
+    ///     llr 2.9435179805; alpha 0.05, beta 0.1: bounds ln(0.1/0.95) = -2.2512917986,
+    ///     ln(0.9/0.05) = 2.8903717579
+    /// ```
+    #[test]
+    fn llr_matches_an_independent_computation() {
+        let splits: [(f64, f64); 5] = [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0), (1.0, 0.5), (1.0, 1.0)];
+        let mut records = Vec::new();
+        let mut pair = 0;
+        for (k, count) in [3, 10, 40, 12, 5].into_iter().enumerate() {
+            for _ in 0..count {
+                let (x, y) = splits[k];
+                records.push(game(2 * pair, pair, true, x));
+                records.push(game(2 * pair + 1, pair, false, y));
+                pair += 1;
+            }
+        }
+        let narrow = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let s = Summary::new(&records, "a", Some(narrow));
+        let sample = s.sample.unwrap();
+        assert_eq!((sample.model, sample.n), (Model::Pentanomial, 70));
+        assert!(close(sample.mean, 0.521_428_571_4, 1e-9));
+        assert!(close(sample.variance, 0.047_755_102_0, 1e-9));
+        let t = s.sprt.unwrap();
+        assert!(close(t.llr, 0.188_057_404_4, 1e-8), "{}", t.llr);
+        assert_eq!(t.decision, Decision::Continue);
+
+        let shifted = Sprt {
+            elo0: -5.0,
+            elo1: 15.0,
+            alpha: 0.05,
+            beta: 0.1,
+        };
+        let s = Summary::new(&unpaired(&wdl(300, 150, 250)), "a", Some(shifted));
+        let t = s.sprt.unwrap();
+        assert!(close(t.llr, 2.943_517_980_5, 1e-8), "{}", t.llr);
+        assert!(close(t.lower, -2.251_291_798_6, 1e-9), "{}", t.lower);
+        assert!(close(t.upper, 2.890_371_757_9, 1e-9), "{}", t.upper);
+        assert_eq!(t.decision, Decision::H1);
+    }
+
     #[test]
     fn elo_and_score_are_inverse() {
         for elo in [-500.0, -10.0, 0.0, 33.3, 700.0] {

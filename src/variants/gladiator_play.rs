@@ -16,8 +16,87 @@ const NONE: u8 = u8::MAX;
 /// `Searchable::settle`): not a square.
 const OPEN: u8 = NONE - 1;
 
-/// What a supporter of each kind is worth to the pawn it powers (its borrowed power).
-const POWER: [i32; 6] = [0, 6, 6, 9, 14, 4];
+/// The weights of the evaluation, in centipawns (a pawn is 100); `quill tune` fits them to
+/// the results of self-play games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// What a supporter of each kind (indexed by `Kind`; the pawn's entry is unused) is worth
+    /// to the pawn it powers (its borrowed power): the best one counts.
+    pub power: [i32; 6],
+    /// Each pawn that no supporter powers.
+    pub unpowered: i32,
+    /// Each square a pawn can move to.
+    pub target: i32,
+    /// Each enemy pawn a pawn can capture.
+    pub attack: i32,
+    /// A side's material when it has 1, 2 or 3 pawns, beyond their 100 each (losing them all
+    /// loses).
+    pub last_pawns: [i32; 3],
+    /// The side to move's bonus.
+    pub tempo: i32,
+}
+
+/// The evaluation's weights.
+pub const WEIGHTS: EvalWeights = EvalWeights {
+    power: [0, 6, 6, 9, 14, 4],
+    unpowered: -10,
+    target: 4,
+    attack: 6,
+    last_pawns: [-200, -80, -20],
+    tempo: 10,
+};
+
+/// How many weights [`EvalWeights::to_array`] lists.
+pub const EVAL_TERMS: usize = 11;
+
+impl EvalWeights {
+    /// The names of the weights, in the order of [`EvalWeights::to_array`].
+    pub const NAMES: [&'static str; EVAL_TERMS] = [
+        "power.knight",
+        "power.bishop",
+        "power.rook",
+        "power.queen",
+        "power.king",
+        "unpowered",
+        "target",
+        "attack",
+        "last_pawns.1",
+        "last_pawns.2",
+        "last_pawns.3",
+    ];
+
+    /// The weights as a list (the tempo aside, which the evaluation adds to every position
+    /// alike and self-play results cannot separate from the first move's advantage).
+    pub fn to_array(&self) -> [i32; EVAL_TERMS] {
+        let p = self.power;
+        let l = self.last_pawns;
+        [
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            p[5],
+            self.unpowered,
+            self.target,
+            self.attack,
+            l[0],
+            l[1],
+            l[2],
+        ]
+    }
+
+    /// The weights from a list in the order of [`EvalWeights::to_array`], with this tempo.
+    pub fn from_array(w: [i32; EVAL_TERMS], tempo: i32) -> EvalWeights {
+        EvalWeights {
+            power: [0, w[0], w[1], w[2], w[3], w[4]],
+            unpowered: w[5],
+            target: w[6],
+            attack: w[7],
+            last_pawns: [w[8], w[9], w[10]],
+            tempo,
+        }
+    }
+}
 
 const KINDS: [Kind; 6] = [
     Kind::Pawn,
@@ -58,30 +137,85 @@ impl Position {
 
     /// One side's share of the evaluation: pawn power and mobility.
     fn activity(&self, side: Side) -> i32 {
+        let mut score = 0;
+        self.activity_terms(side, &WEIGHTS, |best, targets, attacks| {
+            score += best.map_or(WEIGHTS.unpowered, |k| WEIGHTS.power[k])
+                + WEIGHTS.target * targets
+                + WEIGHTS.attack * attacks;
+        });
+        score
+    }
+
+    /// Calls `each(best, targets, attacks)` for every pawn of `side`: the kind (as an index)
+    /// of its powering supporter of the highest weight under `w` (the first such kind on a
+    /// tie; `None` when no supporter powers it), its target squares and the enemy pawns among
+    /// them.
+    fn activity_terms(
+        &self,
+        side: Side,
+        w: &EvalWeights,
+        mut each: impl FnMut(Option<usize>, i32, i32),
+    ) {
         let s = side.index();
         let occupied = self.occupied();
         let supporters = self.supporters(s);
         let enemy_pawns = self.pieces(side.opponent(), Kind::Pawn);
         let mut pawns = self.pieces(side, Kind::Pawn);
-        let mut score = 0;
         while pawns != 0 {
             let from = pawns.trailing_zeros() as u8;
             pawns &= pawns - 1;
             let mut powering = reach(Kind::Bishop, from, occupied) & supporters;
-            let (mut targets, mut power) = (0, 0);
+            let (mut targets, mut best) = (0, None::<usize>);
             while powering != 0 {
                 let t = powering.trailing_zeros() as u8;
                 powering &= powering - 1;
                 let kind = self.kind_at(t).expect("a supporter");
                 targets |= reach(kind, from, occupied);
-                power = power.max(POWER[kind as usize]);
+                let k = kind as usize;
+                if best
+                    .is_none_or(|b| w.power[k] > w.power[b] || (w.power[k] == w.power[b] && k < b))
+                {
+                    best = Some(k);
+                }
             }
             let targets = self.allowed_targets(s, targets);
-            score += if power == 0 { -10 } else { power };
-            score +=
-                4 * targets.count_ones() as i32 + 6 * (targets & enemy_pawns).count_ones() as i32;
+            each(
+                best,
+                targets.count_ones() as i32,
+                (targets & enemy_pawns).count_ones() as i32,
+            );
         }
-        score
+    }
+
+    /// The evaluation's terms for the side to move, its own minus its opponent's, in the order
+    /// of [`EvalWeights::to_array`]: the evaluation under weights `w` is their dot product
+    /// with `w.to_array()`, plus `100·(pawn difference)` and `w.tempo`. The supporter that
+    /// powers a pawn best is chosen under `w` (call it again after changing their order).
+    pub fn eval_terms(&self, w: &EvalWeights) -> [i32; EVAL_TERMS] {
+        let me = self.side_to_move();
+        let mut terms = [0; EVAL_TERMS];
+        for (side, sign) in [(me, 1), (me.opponent(), -1)] {
+            self.activity_terms(side, w, |best, targets, attacks| {
+                match best {
+                    Some(k) => terms[k - 1] += sign,
+                    None => terms[5] += sign,
+                }
+                terms[6] += sign * targets;
+                terms[7] += sign * attacks;
+            });
+            let pawns = self.pieces(side, Kind::Pawn).count_ones();
+            if (1..=3).contains(&pawns) {
+                terms[7 + pawns as usize] += sign;
+            }
+        }
+        terms
+    }
+
+    /// The pawns of the side to move minus those of its opponent.
+    pub fn pawn_difference(&self) -> i32 {
+        let me = self.side_to_move();
+        let pawns = |s| self.pieces(s, Kind::Pawn).count_ones() as i32;
+        pawns(me) - pawns(me.opponent())
     }
 }
 
@@ -89,10 +223,7 @@ impl Position {
 fn material(pawns: u32) -> i32 {
     100 * pawns as i32
         + match pawns {
-            0 => 0,
-            1 => -200,
-            2 => -80,
-            3 => -20,
+            1..=3 => WEIGHTS.last_pawns[pawns as usize - 1],
             _ => 0,
         }
 }
@@ -241,7 +372,8 @@ impl Searchable for Position {
         let me = self.side_to_move();
         let them = me.opponent();
         let pawns = |s| self.pieces(s, Kind::Pawn).count_ones();
-        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them) + 10
+        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them)
+            + WEIGHTS.tempo
     }
 
     fn key(&self) -> u64 {
@@ -446,4 +578,46 @@ fn best_placement(after: &Position, kind: Kind) -> u8 {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The evaluation is linear in its weights: the terms `quill tune` fits give it back
+    /// exactly, on positions of random games of both rule sets.
+    #[test]
+    fn the_terms_give_the_evaluation_back() {
+        let mut rng = Rng::new(0x7e55);
+        let mut checked = 0;
+        for rules in [Rules::Gladiator, Rules::Brawl] {
+            for _ in 0..40 {
+                let mut p = Position::start(rules);
+                for _ in 0..60 {
+                    if p.end().is_some() {
+                        break;
+                    }
+                    let terms = p.eval_terms(&WEIGHTS);
+                    let dot: i32 = terms
+                        .iter()
+                        .zip(WEIGHTS.to_array())
+                        .map(|(t, w)| t * w)
+                        .sum();
+                    assert_eq!(
+                        100 * p.pawn_difference() + WEIGHTS.tempo + dot,
+                        p.evaluate(),
+                        "{}",
+                        p.fen()
+                    );
+                    checked += 1;
+                    let turns = p.turns();
+                    p = p.play(turns[rng.below(turns.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        let round_trip = EvalWeights::from_array(WEIGHTS.to_array(), WEIGHTS.tempo);
+        assert_eq!(round_trip, WEIGHTS);
+    }
 }
