@@ -20,6 +20,7 @@
 //! the previous iteration's supports. The root strategy of the side Quill plays is sampled
 //! with the session's seeded generator.
 
+mod bits;
 pub mod endgame;
 pub mod eval;
 mod root;
