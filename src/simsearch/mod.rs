@@ -37,8 +37,8 @@ use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
-pub use root::{analyse, choose};
-pub use tt::key;
+pub use root::{analyse, choose, choose_with_table};
+pub use tt::{Table, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
 const FULL: (f64, f64) = (-1.0, 2.0);
@@ -46,8 +46,6 @@ const FULL: (f64, f64) = (-1.0, 2.0);
 const GAIN: f64 = 1e-9;
 /// Bounds closer than this count as met.
 const MET: f64 = 1e-12;
-/// Transposition table size, as a power of two (40-byte entries).
-const TT_BITS: u32 = 17;
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -120,10 +118,19 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher with an empty table.
+    /// A searcher with an empty table of the default size.
     pub fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a> {
+        Searcher::with_table(limits, stop, Table::default())
+    }
+
+    /// A searcher using `table` (entries of earlier searches included); take it back with
+    /// [`Searcher::into_table`]. A table whose memory cannot be had searches without one.
+    pub fn with_table(limits: Limits, stop: &'a AtomicBool, mut table: Table) -> Searcher<'a> {
+        if let Err(e) = table.new_search() {
+            log::warn!("{e}; searching without a table");
+        }
         Searcher {
-            tt: tt::Table::new(TT_BITS),
+            tt: table,
             solver: Solver::new(),
             stats: Stats::default(),
             limits,
@@ -135,6 +142,11 @@ impl<'a> Searcher<'a> {
             spare: Vec::new(),
             serial_best: None,
         }
+    }
+
+    /// The table, with what this search stored.
+    pub fn into_table(self) -> Table {
+        self.tt
     }
 
     /// The counters so far.

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::{Analysis, Searcher};
+use super::{Analysis, Searcher, Table};
 use crate::notation::WireMove;
 use crate::player::Choice;
 use crate::rng::Rng;
@@ -120,7 +120,8 @@ impl Searcher<'_> {
 
 /// Chooses `side`'s move in `pos` (restricted to `allowed` when it is not empty): searches,
 /// then samples the root strategy with `rng`. `progress` hears about each completed
-/// iteration, with the most likely move in place of a sampled one.
+/// iteration, with the most likely move in place of a sampled one. A fresh table of the
+/// default size: the result depends on the position alone.
 pub fn choose(
     pos: &Position,
     side: Side,
@@ -128,6 +129,22 @@ pub fn choose(
     limits: Limits,
     stop: &AtomicBool,
     rng: &mut Rng,
+    progress: &mut dyn FnMut(Choice),
+) -> Option<Choice> {
+    let mut table = Table::default();
+    choose_with_table(pos, side, allowed, limits, stop, rng, &mut table, progress)
+}
+
+/// [`choose`] with a table kept between searches (a session's, sized by `Hash`).
+#[allow(clippy::too_many_arguments)]
+pub fn choose_with_table(
+    pos: &Position,
+    side: Side,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    rng: &mut Rng,
+    table: &mut Table,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let mut own = Vec::new();
@@ -142,9 +159,12 @@ pub fn choose(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let found = analyse(pos, white_only, black_only, limits, stop, &mut |a| {
+    let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
+    let found = s.analyse(pos, white_only, black_only, &mut |a| {
         progress(to_choice(a, side, 0));
-    })?;
+    });
+    *table = s.into_table();
+    let found = found?;
     let weights: Vec<f64> = found.strategy(side).iter().map(|p| p.1).collect();
     let pick = rng.choose_weighted(&weights);
     Some(to_choice(&found, side, pick))

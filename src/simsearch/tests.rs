@@ -479,3 +479,34 @@ fn exploitability_of_an_equilibrium_is_zero_and_of_a_blunder_positive() {
     );
     assert!(e.exploitability > 0.1, "{e:?}");
 }
+
+#[test]
+fn a_kept_table_makes_the_next_search_cheaper_and_clearing_it_undoes_that() {
+    let pos = Position::start(Rules::Seed);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let mut table = Table::with_mib(4).unwrap();
+    let nodes = |table: &mut Table| {
+        let mut rng = Rng::new(1);
+        let c = choose_with_table(
+            &pos,
+            Side::White,
+            &[],
+            limits,
+            &stop,
+            &mut rng,
+            table,
+            &mut |_| {},
+        )
+        .unwrap();
+        c.nodes
+    };
+    let first = nodes(&mut table);
+    let second = nodes(&mut table);
+    assert!(second * 2 < first, "{first} then {second}");
+    table.clear();
+    assert_eq!(nodes(&mut table), first);
+}
