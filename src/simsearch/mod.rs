@@ -77,6 +77,10 @@ pub struct Analysis {
     pub stats: Stats,
     /// Microseconds since the search started.
     pub micros: u64,
+    /// The strategies come from an iteration stopped by the clock (at `depth + 1`): the
+    /// equilibrium of its last restricted root game, every cell of which was searched to
+    /// `depth + 1` and which holds the supports of iteration `depth`.
+    pub partial: bool,
 }
 
 impl Analysis {
@@ -90,6 +94,7 @@ impl Analysis {
 }
 
 /// A node's solve: its bounds (equal when exact) and the restricted equilibrium found.
+#[derive(Clone, Debug)]
 struct Solved {
     lower: f64,
     upper: f64,
@@ -115,6 +120,10 @@ pub struct Searcher<'a> {
     spare: Vec<(Vec<Move>, Vec<Move>)>,
     /// The first mover's best move at the top of the last serialized search.
     serial_best: Option<Move>,
+    /// The depth of the root iteration under way (0: none), which only the root has.
+    root_depth: u32,
+    /// The root iteration's last restricted equilibrium, every cell of it searched.
+    partial: Option<Solved>,
 }
 
 impl<'a> Searcher<'a> {
@@ -141,6 +150,8 @@ impl<'a> Searcher<'a> {
             next_poll: 0,
             spare: Vec::new(),
             serial_best: None,
+            root_depth: 0,
+            partial: None,
         }
     }
 
@@ -415,6 +426,7 @@ impl<'a> Searcher<'a> {
             self.stats.solves += 1;
             let sol = self.solver.solve(&payoff, rows.len(), cols.len());
             let v = sol.value;
+            let at_root = depth == self.root_depth;
             let mut x: Vec<(usize, f64)> = rows
                 .iter()
                 .zip(&sol.rows)
@@ -429,6 +441,15 @@ impl<'a> Searcher<'a> {
                 .collect();
             x.sort_by(|a, b| b.1.total_cmp(&a.1));
             y.sort_by(|a, b| b.1.total_cmp(&a.1));
+            if at_root {
+                self.partial = Some(Solved {
+                    lower,
+                    upper,
+                    value: v,
+                    rows: x.clone(),
+                    cols: y.clone(),
+                });
+            }
 
             // White's best response to y, then Black's to x.
             let mut best_w = (v + GAIN, None);
@@ -577,8 +598,11 @@ impl<'a> Searcher<'a> {
         black: &[Move],
         seeds: (&[usize], &[usize]),
     ) -> Option<Solved> {
+        self.root_depth = depth;
+        self.partial = None;
         let solved =
             self.double_oracle(pos, depth, FULL, (0.0, 1.0), white, black, seeds.0, seeds.1);
+        self.root_depth = 0;
         if self.aborted {
             return None;
         }

@@ -510,3 +510,44 @@ fn a_kept_table_makes_the_next_search_cheaper_and_clearing_it_undoes_that() {
     table.clear();
     assert_eq!(nodes(&mut table), first);
 }
+
+#[test]
+fn a_stopped_iteration_answers_from_its_last_restricted_game() {
+    // A middle-game position: depth 3 is searched in full; a node budget that ends inside
+    // depth 4 after its first restricted root game gives a partial answer.
+    let pos = seed("n1p1n/p1p1p/1P3/P3P/N2PN w - - 0 4 0/0");
+    let stop = AtomicBool::new(false);
+    let full = |depth| Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let d3 = analyse(&pos, &[], &[], full(3), &stop, &mut |_| {}).unwrap();
+    let d4 = analyse(&pos, &[], &[], full(4), &stop, &mut |_| {}).unwrap();
+    assert!(!d3.partial && !d4.partial);
+    let cut_at = |tenths: u64| {
+        let budget = Limits {
+            nodes: Some(d3.stats.nodes + (d4.stats.nodes - d3.stats.nodes) * tenths / 10),
+            ..Limits::default()
+        };
+        analyse(&pos, &[], &[], budget, &stop, &mut |_| {}).unwrap()
+    };
+    // Early in the iteration nothing of it is complete: depth 3's answer stands.
+    let early = cut_at(1);
+    assert!(!early.partial);
+    assert_eq!(
+        (early.depth, &early.white, &early.black),
+        (3, &d3.white, &d3.black)
+    );
+    let cut = cut_at(8);
+    assert_eq!(cut.depth, 3);
+    assert!(
+        cut.partial,
+        "the depth-4 iteration had solved a restricted game"
+    );
+    assert_ne!(cut.white, d3.white, "the deeper answer is used");
+    let mut legal = Vec::new();
+    pos.legal_moves(Side::White, &mut legal);
+    let sum: f64 = cut.white.iter().map(|p| p.1).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert!(cut.white.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
+}
