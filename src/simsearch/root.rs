@@ -265,7 +265,7 @@ mod tests {
         let mut c = Clock::default();
         c.completed(ms(10));
         // Assumed growth 12: 10 ms more plans 120 ms.
-        assert!(c.worth_starting(ms(20), ms(140)));
+        assert!(c.worth_starting(ms(20), ms(141)));
         assert!(
             c.worth_starting(ms(30), ms(120)),
             "a quarter of the budget or less"
@@ -273,11 +273,11 @@ mod tests {
         assert!(!c.worth_starting(ms(40), ms(150)));
         c.completed(ms(50));
         // Measured growth 5: 250 ms planned.
-        assert!(c.worth_starting(ms(100), ms(350)));
+        assert!(c.worth_starting(ms(99), ms(350)));
         assert!(!c.worth_starting(ms(110), ms(350)));
         c.completed(ms(1000));
-        // Growth 20, clamped at 40 for wilder ratios.
-        assert!(!c.worth_starting(ms(1200), ms(20_000)));
-        assert!(c.worth_starting(ms(1200), ms(21_200)));
+        // Growth 20: 20 s planned.
+        assert!(!c.worth_starting(ms(6000), ms(23_000)));
+        assert!(c.worth_starting(ms(6000), ms(26_001)));
     }
 }
