@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::{Analysis, Searcher, Table};
+use super::{Analysis, SealedRules, Searcher, Table};
 use crate::notation::WireMove;
 use crate::player::Choice;
 use crate::rng::Rng;
@@ -32,21 +32,21 @@ pub fn analyse(
     s.analyse(pos, white_only, black_only, report)
 }
 
-impl Searcher<'_> {
+impl<G: SealedRules> Searcher<'_, G> {
     /// [`analyse`] with this searcher (and its table).
     pub fn analyse(
         &mut self,
-        pos: &Position,
-        white_only: &[Move],
-        black_only: &[Move],
-        report: &mut dyn FnMut(&Analysis),
-    ) -> Option<Analysis> {
-        if pos.end().is_some() {
+        pos: &G,
+        white_only: &[G::Move],
+        black_only: &[G::Move],
+        report: &mut dyn FnMut(&Analysis<G::Move>),
+    ) -> Option<Analysis<G::Move>> {
+        if pos.terminal().is_some() {
             return None;
         }
         let (mut white, mut black) = (Vec::new(), Vec::new());
-        pos.legal_moves(Side::White, &mut white);
-        pos.legal_moves(Side::Black, &mut black);
+        pos.moves(Side::White, &mut white);
+        pos.moves(Side::Black, &mut black);
         if !white_only.is_empty() {
             white.retain(|m| white_only.contains(m));
         }
@@ -59,7 +59,7 @@ impl Searcher<'_> {
         self.started = Instant::now();
         self.aborted = false;
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut found: Option<Analysis> = None;
+        let mut found: Option<Analysis<G::Move>> = None;
         let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
         let mut clock = Clock::default();
         for depth in 1..=max_depth {
@@ -121,8 +121,8 @@ impl Searcher<'_> {
 
 /// Puts the support's moves first (most likely first), the rest after in their order, and
 /// returns the support's new indices.
-fn order(sup: &[(usize, f64)], moves: &mut Vec<Move>) -> Vec<usize> {
-    let mut front: Vec<Move> = sup.iter().map(|&(i, _)| moves[i]).collect();
+fn order<M: Copy + PartialEq>(sup: &[(usize, f64)], moves: &mut Vec<M>) -> Vec<usize> {
+    let mut front: Vec<M> = sup.iter().map(|&(i, _)| moves[i]).collect();
     let support = front.len();
     front.extend(
         moves
@@ -134,7 +134,7 @@ fn order(sup: &[(usize, f64)], moves: &mut Vec<Move>) -> Vec<usize> {
 }
 
 /// A support as moves with probabilities summing to 1.
-fn strategy(sup: &[(usize, f64)], moves: &[Move]) -> Vec<(Move, f64)> {
+fn strategy<M: Copy>(sup: &[(usize, f64)], moves: &[M]) -> Vec<(M, f64)> {
     let total: f64 = sup.iter().map(|p| p.1).sum();
     sup.iter().map(|&(i, p)| (moves[i], p / total)).collect()
 }

@@ -551,3 +551,49 @@ fn a_stopped_iteration_answers_from_its_last_restricted_game() {
     assert!((sum - 1.0).abs() < 1e-9);
     assert!(cut.white.iter().all(|(m, p)| legal.contains(m) && *p > 0.0));
 }
+
+/// Exact values of one solved endgame, as a tablebase would give them.
+struct Solved(Endgame);
+
+impl Probe<Position> for Solved {
+    fn probe(&self, pos: &Position) -> Option<f64> {
+        self.0.value(pos)
+    }
+}
+
+#[test]
+fn a_probe_makes_one_turn_of_search_exact() {
+    // The stored 4n/1p3/5/2P2/N4 needs a mixed strategy; its depth-1 heuristic answer is
+    // not the game value, but with every child's exact value probed one turn is exact.
+    let pos = seed("4n/1p3/5/2P2/N4");
+    let eg = Endgame::solve(&pos, 1_000_000, 1e-12, 50_000_000).unwrap();
+    let exact = eg.value(&pos).unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let plain = analyse(&pos, &[], &[], limits, &stop, &mut |_| {}).unwrap();
+    assert!(
+        (plain.value - exact).abs() > 1e-3,
+        "the test needs a heuristic that is off"
+    );
+    let probe = Solved(eg);
+    let mut s = Searcher::new(limits, &stop).with_probe(&probe);
+    let probed = s.analyse(&pos, &[], &[], &mut |_| {}).unwrap();
+    assert!(
+        (probed.value - exact).abs() < 1e-9,
+        "{} vs {exact}",
+        probed.value
+    );
+    assert!(probed.stats.probe_hits > 0);
+    let w = probe
+        .0
+        .exploitability(&pos, Side::White, &probed.white)
+        .unwrap();
+    let b = probe
+        .0
+        .exploitability(&pos, Side::Black, &probed.black)
+        .unwrap();
+    assert!(w.exploitability < 1e-9 && b.exploitability < 1e-9);
+}

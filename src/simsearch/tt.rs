@@ -31,7 +31,7 @@ fn mix(mut z: u64) -> u64 {
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry {
+pub struct Entry<M = Move> {
     /// The position's key (0: an empty slot).
     pub key: u64,
     /// The depth, in joint turns, that the bounds hold for.
@@ -41,25 +41,35 @@ pub struct Entry {
     /// The value is at most this.
     pub upper: f64,
     /// White's most likely move in the last solve, if any.
-    pub white: Option<Move>,
+    pub white: Option<M>,
     /// Black's most likely move in the last solve, if any.
-    pub black: Option<Move>,
+    pub black: Option<M>,
 }
 
 /// A stored entry with the search that wrote it, packed in 40 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Slot {
+struct Slot<M> {
     key: u64,
     lower: f64,
     upper: f64,
     depth: u16,
     generation: u8,
-    white: Option<Move>,
-    black: Option<Move>,
+    white: Option<M>,
+    black: Option<M>,
 }
 
-impl Slot {
-    fn entry(&self) -> Entry {
+impl<M: Copy> Slot<M> {
+    const EMPTY: Slot<M> = Slot {
+        key: 0,
+        lower: 0.0,
+        upper: 1.0,
+        depth: 0,
+        generation: 0,
+        white: None,
+        black: None,
+    };
+
+    fn entry(&self) -> Entry<M> {
         Entry {
             key: self.key,
             depth: u32::from(self.depth),
@@ -70,16 +80,6 @@ impl Slot {
         }
     }
 }
-
-const EMPTY: Slot = Slot {
-    key: 0,
-    lower: 0.0,
-    upper: 1.0,
-    depth: 0,
-    generation: 0,
-    white: None,
-    black: None,
-};
 
 /// Slots per bucket: the first keeps the deepest entry of the current search, the second
 /// takes whatever comes.
@@ -94,32 +94,32 @@ const WAYS: usize = 2;
 /// high bits multiplied into the bucket count, so any count works and the size is within one
 /// bucket of what was asked.
 #[derive(Clone, Debug)]
-pub struct Table {
-    slots: Vec<Slot>,
+pub struct Table<M = Move> {
+    slots: Vec<Slot<M>>,
     buckets: usize,
     generation: u8,
     /// Probes that found their position.
     pub hits: u64,
 }
 
-impl Default for Table {
+impl<M: Copy> Default for Table<M> {
     /// The table of a one-off search (`quill bench`, the referee's players): 2^17 slots.
-    fn default() -> Table {
+    fn default() -> Table<M> {
         Table::with_buckets(1 << 16)
     }
 }
 
-impl Table {
+impl<M: Copy> Table<M> {
     /// The largest size, in MiB.
     pub const MAX_MIB: usize = 4096;
     /// Bytes of one slot.
-    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<M>>();
 
     /// A table of `mib` MiB (allocated at first use).
     ///
     /// # Errors
     /// A size of 0 or above [`Table::MAX_MIB`].
-    pub fn with_mib(mib: usize) -> Result<Table, String> {
+    pub fn with_mib(mib: usize) -> Result<Table<M>, String> {
         if !(1..=Self::MAX_MIB).contains(&mib) {
             return Err(format!(
                 "the sealed table needs 1..{} MiB, got {mib}",
@@ -129,7 +129,7 @@ impl Table {
         Ok(Table::with_buckets((mib << 20) / (WAYS * Self::SLOT_BYTES)))
     }
 
-    fn with_buckets(buckets: usize) -> Table {
+    fn with_buckets(buckets: usize) -> Table<M> {
         Table {
             slots: Vec::new(),
             buckets: buckets.max(1),
@@ -172,7 +172,7 @@ impl Table {
                     self.bytes()
                 )
             })?;
-            slots.resize(n, EMPTY);
+            slots.resize(n, Slot::EMPTY);
             self.slots = slots;
         }
         Ok(())
@@ -183,7 +183,7 @@ impl Table {
     }
 
     /// The entry of a key, if the table holds it.
-    pub fn probe(&mut self, key: u64) -> Option<Entry> {
+    pub fn probe(&mut self, key: u64) -> Option<Entry<M>> {
         if self.slots.is_empty() || key == 0 {
             return None;
         }
@@ -198,7 +198,7 @@ impl Table {
 
     /// Stores an entry: over its own key's slot if present, else in the depth-preferred
     /// slot when it is at least as deep or from an earlier search, else in the other.
-    pub fn store(&mut self, entry: Entry) {
+    pub fn store(&mut self, entry: Entry<M>) {
         if self.slots.is_empty() {
             return;
         }
@@ -235,31 +235,31 @@ mod tests {
         Entry {
             key,
             depth,
-            ..EMPTY.entry()
+            ..Slot::<Move>::EMPTY.entry()
         }
     }
 
     #[test]
     fn the_size_is_what_was_asked() {
-        assert_eq!(Table::SLOT_BYTES, 40);
+        assert_eq!(Table::<Move>::SLOT_BYTES, 40);
         for mib in [1, 3, 16, 100, 1000] {
-            let t = Table::with_mib(mib).unwrap();
+            let t: Table = Table::with_mib(mib).unwrap();
             let asked = (mib << 20) as f64;
             let got = t.bytes() as f64;
             assert!(got <= asked && got > 0.99 * asked, "{mib} MiB: {got} bytes");
         }
-        assert!(Table::with_mib(0).is_err());
-        assert!(Table::with_mib(Table::MAX_MIB + 1).is_err());
-        let mut t = Table::with_mib(1).unwrap();
+        assert!(Table::<Move>::with_mib(0).is_err());
+        assert!(Table::<Move>::with_mib(Table::<Move>::MAX_MIB + 1).is_err());
+        let mut t: Table = Table::with_mib(1).unwrap();
         assert!(!t.is_allocated());
         t.new_search().unwrap();
         assert!(t.is_allocated());
-        assert_eq!(t.slots.len() * Table::SLOT_BYTES, t.bytes());
+        assert_eq!(t.slots.len() * Table::<Move>::SLOT_BYTES, t.bytes());
     }
 
     #[test]
     fn entries_survive_a_new_search_and_go_with_clear() {
-        let mut t = Table::with_mib(1).unwrap();
+        let mut t: Table = Table::with_mib(1).unwrap();
         assert_eq!(t.probe(7), None);
         t.new_search().unwrap();
         t.store(entry(7, 3));
@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn a_deep_entry_keeps_its_slot_within_a_search() {
         // One bucket: every key collides.
-        let mut t = Table::with_buckets(1);
+        let mut t: Table = Table::with_buckets(1);
         t.new_search().unwrap();
         t.store(entry(1, 5));
         t.store(entry(2, 1));
