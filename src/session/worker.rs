@@ -56,6 +56,7 @@ impl Worker {
     ///
     /// # Errors
     /// When the operating system cannot start a thread.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         id: u64,
         job: Job,

@@ -3,7 +3,7 @@
 //!
 //! The static estimate is a logistic of a material balance. Every weight is a whole number of
 //! hundredths of a footman, so the balance is an integer and the logistic is read from a
-//! table built once ([`LOGISTIC`]): no transcendental function runs in the search, and the
+//! table built once: no transcendental function runs in the search, and the
 //! values are those of `1 / (1 + e^(−0.8 d))` exactly as before, in the same order.
 
 use std::sync::LazyLock;
@@ -55,7 +55,7 @@ static LOGISTIC: LazyLock<Vec<f64>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The logistic of a balance in hundredths, from the table (balances past [`REACH`] are
+/// The logistic of a balance in hundredths, from the table (balances past ±40 footmen are
 /// clamped: the order is kept, ties only where the values already agree to 1e-14).
 pub fn logistic(balance: i32) -> f64 {
     LOGISTIC[(balance.clamp(-REACH, REACH) + REACH) as usize]

@@ -141,7 +141,7 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     can_abort: bool,
     next_poll: u64,
     /// Move buffers of the serialized search, reused.
-    spare: Vec<(Vec<G::Move>, Vec<G::Move>)>,
+    spare: Vec<MoveLists<G>>,
     /// The first mover's best move at the top of the last serialized search.
     serial_best: Option<G::Move>,
     /// The depth of the root iteration under way (0: none), which only the root has.
@@ -674,6 +674,9 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         pv
     }
 }
+
+/// Both sides' move lists of a node.
+type MoveLists<G> = (Vec<<G as SealedRules>::Move>, Vec<<G as SealedRules>::Move>);
 
 /// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
 struct Cells {
