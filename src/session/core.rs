@@ -7,6 +7,7 @@ use crate::geometry::Square;
 use crate::notation::{Leg, Turn, WireMove};
 use crate::rng::Rng;
 use crate::search::Table;
+use crate::simsearch;
 use crate::variant::Variant;
 
 /// Options a GUI can set, in both dialects.
@@ -58,6 +59,8 @@ pub struct Core {
     rng: Rng,
     /// Lent to each search; kept between the moves of a game.
     table: Arc<Mutex<Table>>,
+    /// The sealed search's table, sized by `Hash` too (memory taken at its first search).
+    sealed: Arc<Mutex<simsearch::Table>>,
 }
 
 impl Core {
@@ -76,6 +79,7 @@ impl Core {
             rng: Rng::new(fresh_seed(&options)),
             options,
             table: Arc::new(Mutex::new(Table::default())),
+            sealed: Arc::new(Mutex::new(sealed_table(Table::DEFAULT_MIB))),
         }
     }
 
@@ -129,6 +133,26 @@ impl Core {
         if let Some(table) = fresh {
             self.table = Arc::new(Mutex::new(table));
         }
+        self.clear_sealed();
+    }
+
+    /// Empties the sealed table, or (while a search holds it) gives the session a new one.
+    fn clear_sealed(&mut self) {
+        let busy = match self.sealed.try_lock() {
+            Ok(mut table) => {
+                table.clear();
+                false
+            }
+            Err(_) => true,
+        };
+        if busy {
+            self.sealed = Arc::new(Mutex::new(sealed_table(self.options.hash_mib)));
+        }
+    }
+
+    /// The sealed search's table, for a search to lock while it runs.
+    pub fn sealed_table(&self) -> Arc<Mutex<simsearch::Table>> {
+        Arc::clone(&self.sealed)
     }
 
     /// The transposition table, for a search to lock while it runs.
@@ -148,6 +172,7 @@ impl Core {
             .ok_or_else(|| format!("Hash needs 1..{} MiB, got {mib}", Table::MAX_MIB))?;
         // A new table, not the old one resized: a running search may still hold that.
         self.table = Arc::new(Mutex::new(Table::new(mib)?));
+        self.sealed = Arc::new(Mutex::new(sealed_table(mib)));
         self.options.hash_mib = mib;
         Ok(())
     }
@@ -233,6 +258,7 @@ impl Core {
                 if let Ok(mut table) = self.table.try_lock() {
                     table.clear();
                 }
+                self.clear_sealed();
                 Ok(())
             }
             // One search thread and one line: only these values are true (uci.md).
@@ -348,6 +374,12 @@ impl PerftDivide {
 }
 
 /// A check option's value: `true`/`false` (UCI) or `1`/`0` (CECP).
+/// A sealed table of `mib` MiB (sizes are checked by [`Core::set_hash`]; the default
+/// table otherwise).
+fn sealed_table(mib: usize) -> simsearch::Table {
+    simsearch::Table::with_mib(mib).unwrap_or_default()
+}
+
 fn check(name: &str, value: &str) -> Result<bool, String> {
     match value {
         "true" | "1" => Ok(true),

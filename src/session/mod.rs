@@ -222,6 +222,7 @@ impl Session {
             self.core.history_keys(),
             self.core.rng(),
             self.core.table(),
+            self.core.sealed_table(),
             self.events.clone(),
         ) {
             Ok(worker) => {

@@ -14,6 +14,7 @@ use crate::notation::WireMove;
 use crate::player::{self, Choice};
 use crate::rng::Rng;
 use crate::search::{Limits, Table};
+use crate::simsearch;
 use crate::variant::Side;
 
 /// What a worker computes.
@@ -55,6 +56,7 @@ impl Worker {
     ///
     /// # Errors
     /// When the operating system cannot start a thread.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         id: u64,
         job: Job,
@@ -62,6 +64,7 @@ impl Worker {
         history: Vec<u64>,
         rng: Rng,
         table: Arc<Mutex<Table>>,
+        sealed: Arc<Mutex<simsearch::Table>>,
         events: Sender<Input>,
     ) -> std::io::Result<Worker> {
         let stop = Arc::new(AtomicBool::new(false));
@@ -71,13 +74,14 @@ impl Worker {
             .spawn(move || {
                 // A search that panicked leaves a table that is still a valid table.
                 let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut sealed = sealed.lock().unwrap_or_else(PoisonError::into_inner);
                 let outcome = run(
                     job,
                     &game,
                     &history,
                     rng,
                     &flag,
-                    &mut table,
+                    (&mut table, &mut sealed),
                     &mut |choice| {
                         let _ = events.send(Input::Search(SearchEvent::Info(id, Box::new(choice))));
                     },
@@ -117,7 +121,7 @@ fn run(
     history: &[u64],
     mut rng: Rng,
     stop: &AtomicBool,
-    table: &mut Table,
+    (table, sealed): (&mut Table, &mut simsearch::Table),
     progress: &mut dyn FnMut(Choice),
 ) -> Outcome {
     match job {
@@ -130,7 +134,15 @@ fn run(
                 Some(_) => player::choose_with_table(
                     game, history, &allowed, limits, stop, table, progress,
                 ),
-                None => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
+                None => match game {
+                    // The session's sealed table, kept between moves.
+                    Game::Apocalypse(p) if game.outcome().is_none() => {
+                        simsearch::choose_with_table(
+                            p, side, &allowed, limits, stop, &mut rng, sealed, progress,
+                        )
+                    }
+                    _ => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
+                },
             };
             Outcome::Think(choice, rng)
         }

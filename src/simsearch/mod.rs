@@ -17,12 +17,32 @@
 //!    Their values also bound the node's value, which gives the alpha-beta cut-offs.
 //!
 //! The root is searched by iterative deepening; each iteration seeds its restricted game with
-//! the previous iteration's supports. The root strategy of the side Quill plays is sampled
-//! with the session's seeded generator.
+//! the previous iteration's supports. An iteration stopped by the clock still answers when
+//! its root had solved a restricted game ([`Analysis::partial`]). The root strategy of the
+//! side Quill plays is sampled with the session's seeded generator.
+//!
+//! **The game** is any [`SealedRules`] (joint moves, resolution, terminal value, key and the
+//! static evaluation hook); Apocalypse's [`Position`] implements it in `rules.rs`, its
+//! evaluation is [`eval`].
+//!
+//! **The table** ([`Table`]) is sized in MiB by the session's `Hash` and kept between moves
+//! ([`choose_with_table`]); a one-off search ([`choose`], `quill bench`) has its own.
+//!
+//! **Tablebase probe point.** [`Searcher::with_probe`] takes a [`Probe`]: given a position it
+//! may return its exact value for White. It is consulted at every node below the root, right
+//! after the finished-game check and before the depth test, so a probed node is exact at any
+//! depth (a leaf is never evaluated statically) and its value goes into the parent's matrix
+//! game; with every child of the root probed, one turn of search gives the exact root
+//! equilibrium (tested). A tablebase implements `Probe<Position>` (answering only for the
+//! positions it holds, both rule sets, penalty points included, as [`key`] does) and the
+//! caller passes it in; the root itself is not probed, so the search still produces a root
+//! strategy.
 
+mod bits;
 pub mod endgame;
 pub mod eval;
 mod root;
+mod rules;
 mod tt;
 
 #[cfg(test)]
@@ -36,8 +56,9 @@ use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
-pub use root::{analyse, choose};
-pub use tt::key;
+pub use root::{analyse, choose, choose_with_table};
+pub use rules::{Probe, SealedRules};
+pub use tt::{Table, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
 const FULL: (f64, f64) = (-1.0, 2.0);
@@ -45,8 +66,6 @@ const FULL: (f64, f64) = (-1.0, 2.0);
 const GAIN: f64 = 1e-9;
 /// Bounds closer than this count as met.
 const MET: f64 = 1e-12;
-/// Transposition table size, as a power of two (40-byte entries).
-const TT_BITS: u32 = 17;
 
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,30 +78,36 @@ pub struct Stats {
     pub bound_exits: u64,
     /// Transposition-table probes that found their position.
     pub tt_hits: u64,
+    /// Nodes whose exact value came from the [`Probe`].
+    pub probe_hits: u64,
 }
 
 /// The result of one completed iteration.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
+pub struct Analysis<M = Move> {
     /// Depth in joint turns.
     pub depth: u32,
     /// The value for White, 0 … 1.
     pub value: f64,
     /// White's root strategy (support only, most likely first).
-    pub white: Vec<(Move, f64)>,
+    pub white: Vec<(M, f64)>,
     /// Black's root strategy (support only, most likely first).
-    pub black: Vec<(Move, f64)>,
+    pub black: Vec<(M, f64)>,
     /// The principal joint line: each turn's most likely pair.
-    pub pv: Vec<(Move, Move)>,
+    pub pv: Vec<(M, M)>,
     /// Counters so far.
     pub stats: Stats,
     /// Microseconds since the search started.
     pub micros: u64,
+    /// The strategies come from an iteration stopped by the clock (at `depth + 1`): the
+    /// equilibrium of its last restricted root game, every cell of which was searched to
+    /// `depth + 1` and which holds the supports of iteration `depth`.
+    pub partial: bool,
 }
 
-impl Analysis {
+impl<M> Analysis<M> {
     /// The strategy of a side.
-    pub fn strategy(&self, side: Side) -> &[(Move, f64)] {
+    pub fn strategy(&self, side: Side) -> &[(M, f64)] {
         match side {
             Side::White => &self.white,
             Side::Black => &self.black,
@@ -91,6 +116,7 @@ impl Analysis {
 }
 
 /// A node's solve: its bounds (equal when exact) and the restricted equilibrium found.
+#[derive(Clone, Debug)]
 struct Solved {
     lower: f64,
     upper: f64,
@@ -102,8 +128,10 @@ struct Solved {
 }
 
 /// The search state: table, solver workspace, counters and limits.
-pub struct Searcher<'a> {
-    tt: tt::Table,
+pub struct Searcher<'a, G: SealedRules = Position> {
+    tt: tt::Table<G::Move>,
+    /// Exact values from outside (a tablebase), if any.
+    probe: Option<&'a dyn Probe<G>>,
     solver: Solver,
     stats: Stats,
     limits: Limits,
@@ -113,16 +141,34 @@ pub struct Searcher<'a> {
     can_abort: bool,
     next_poll: u64,
     /// Move buffers of the serialized search, reused.
-    spare: Vec<(Vec<Move>, Vec<Move>)>,
+    spare: Vec<MoveLists<G>>,
     /// The first mover's best move at the top of the last serialized search.
-    serial_best: Option<Move>,
+    serial_best: Option<G::Move>,
+    /// The depth of the root iteration under way (0: none), which only the root has.
+    root_depth: u32,
+    /// The root iteration's last restricted equilibrium, every cell of it searched.
+    partial: Option<Solved>,
 }
 
-impl<'a> Searcher<'a> {
-    /// A searcher with an empty table.
-    pub fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a> {
+impl<'a, G: SealedRules> Searcher<'a, G> {
+    /// A searcher with an empty table of the default size.
+    pub fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a, G> {
+        Searcher::with_table(limits, stop, Table::default())
+    }
+
+    /// A searcher using `table` (entries of earlier searches included); take it back with
+    /// [`Searcher::into_table`]. A table whose memory cannot be had searches without one.
+    pub fn with_table(
+        limits: Limits,
+        stop: &'a AtomicBool,
+        mut table: Table<G::Move>,
+    ) -> Searcher<'a, G> {
+        if let Err(e) = table.new_search() {
+            log::warn!("{e}; searching without a table");
+        }
         Searcher {
-            tt: tt::Table::new(TT_BITS),
+            tt: table,
+            probe: None,
             solver: Solver::new(),
             stats: Stats::default(),
             limits,
@@ -133,7 +179,20 @@ impl<'a> Searcher<'a> {
             next_poll: 0,
             spare: Vec::new(),
             serial_best: None,
+            root_depth: 0,
+            partial: None,
         }
+    }
+
+    /// Consults `probe` at every node before searching it (see [`Probe`]).
+    pub fn with_probe(mut self, probe: &'a dyn Probe<G>) -> Searcher<'a, G> {
+        self.probe = Some(probe);
+        self
+    }
+
+    /// The table, with what this search stored.
+    pub fn into_table(self) -> Table<G::Move> {
+        self.tt
     }
 
     /// The counters so far.
@@ -163,13 +222,17 @@ impl<'a> Searcher<'a> {
 
     /// Counts a node, and gives its value when no search is needed there: a finished game,
     /// depth 0 (the static evaluation), or a stopped search (a neutral ½, discarded above).
-    fn leaf(&mut self, pos: &Position, depth: u32) -> Option<f64> {
+    fn leaf(&mut self, pos: &G, depth: u32) -> Option<f64> {
         self.stats.nodes += 1;
-        if let Some(v) = eval::terminal(pos) {
+        if let Some(v) = pos.terminal() {
+            return Some(v);
+        }
+        if let Some(v) = self.probe.and_then(|p| p.probe(pos)) {
+            self.stats.probe_hits += 1;
             return Some(v);
         }
         if depth == 0 {
-            return Some(eval::heuristic(pos));
+            return Some(pos.heuristic());
         }
         self.poll().then_some(0.5)
     }
@@ -177,11 +240,11 @@ impl<'a> Searcher<'a> {
     /// The value for White of `pos` searched `depth` joint turns deep, fail-soft in the window
     /// (`alpha`, `beta`): a result at or below `alpha` is an upper bound, one at or above
     /// `beta` a lower bound, anything between exact.
-    pub fn value(&mut self, pos: &Position, depth: u32, alpha: f64, beta: f64) -> f64 {
+    pub fn value(&mut self, pos: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
         if let Some(v) = self.leaf(pos, depth) {
             return v;
         }
-        let key = tt::key(pos);
+        let key = pos.key();
         let (mut lower, mut upper) = (0.0f64, 1.0f64);
         let (mut hint_w, mut hint_b) = (None, None);
         if let Some(e) = self.tt.probe(key) {
@@ -214,8 +277,8 @@ impl<'a> Searcher<'a> {
             return self.exit(key, depth, lower, upper, best_w, best_b, alpha, beta);
         }
         let (mut white, mut black) = (Vec::new(), Vec::new());
-        pos.legal_moves(Side::White, &mut white);
-        pos.legal_moves(Side::Black, &mut black);
+        pos.moves(Side::White, &mut white);
+        pos.moves(Side::Black, &mut black);
         promote(&mut white, best_w);
         promote(&mut black, best_b);
         let solved = self.double_oracle(
@@ -243,8 +306,8 @@ impl<'a> Searcher<'a> {
         depth: u32,
         lower: f64,
         upper: f64,
-        white: Option<Move>,
-        black: Option<Move>,
+        white: Option<G::Move>,
+        black: Option<G::Move>,
         alpha: f64,
         beta: f64,
     ) -> f64 {
@@ -264,8 +327,8 @@ impl<'a> Searcher<'a> {
         settle(lower, upper, alpha, beta)
     }
 
-    fn store(&mut self, key: u64, depth: u32, s: &Solved, white: &[Move], black: &[Move]) {
-        let top = |v: &[(usize, f64)], moves: &[Move]| {
+    fn store(&mut self, key: u64, depth: u32, s: &Solved, white: &[G::Move], black: &[G::Move]) {
+        let top = |v: &[(usize, f64)], moves: &[G::Move]| {
             v.iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1))
                 .map(|&(i, _)| moves[i])
@@ -286,7 +349,7 @@ impl<'a> Searcher<'a> {
     /// mover's best move is left in `serial_best`.
     fn serial(
         &mut self,
-        pos: &Position,
+        pos: &G,
         depth: u32,
         white_first: bool,
         alpha: f64,
@@ -299,9 +362,9 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let (mut white, mut black) = self.spare.pop().unwrap_or_default();
-        pos.legal_moves(Side::White, &mut white);
-        pos.legal_moves(Side::Black, &mut black);
-        if let Some(e) = self.tt.probe(tt::key(pos)) {
+        pos.moves(Side::White, &mut white);
+        pos.moves(Side::Black, &mut black);
+        if let Some(e) = self.tt.probe(pos.key()) {
             promote(&mut white, e.white);
             promote(&mut black, e.black);
         }
@@ -323,9 +386,9 @@ impl<'a> Searcher<'a> {
             let mut worst = 3.0f64;
             for &m2 in second {
                 let child = if white_first {
-                    pos.resolve(Ok(m1), Ok(m2))
+                    pos.joint(m1, m2)
                 } else {
-                    pos.resolve(Ok(m2), Ok(m1))
+                    pos.joint(m2, m1)
                 };
                 let hi = b.min(worst);
                 let (ca, cb) = if white_first { (a, hi) } else { (-hi, -a) };
@@ -360,12 +423,12 @@ impl<'a> Searcher<'a> {
     #[allow(clippy::too_many_arguments)]
     fn double_oracle(
         &mut self,
-        pos: &Position,
+        pos: &G,
         depth: u32,
         window: (f64, f64),
         bounds: (f64, f64),
-        white: &[Move],
-        black: &[Move],
+        white: &[G::Move],
+        black: &[G::Move],
         seed_w: &[usize],
         seed_b: &[usize],
     ) -> Solved {
@@ -402,6 +465,7 @@ impl<'a> Searcher<'a> {
             self.stats.solves += 1;
             let sol = self.solver.solve(&payoff, rows.len(), cols.len());
             let v = sol.value;
+            let at_root = depth == self.root_depth;
             let mut x: Vec<(usize, f64)> = rows
                 .iter()
                 .zip(&sol.rows)
@@ -416,6 +480,15 @@ impl<'a> Searcher<'a> {
                 .collect();
             x.sort_by(|a, b| b.1.total_cmp(&a.1));
             y.sort_by(|a, b| b.1.total_cmp(&a.1));
+            if at_root {
+                self.partial = Some(Solved {
+                    lower,
+                    upper,
+                    value: v,
+                    rows: x.clone(),
+                    cols: y.clone(),
+                });
+            }
 
             // White's best response to y, then Black's to x.
             let mut best_w = (v + GAIN, None);
@@ -461,10 +534,10 @@ impl<'a> Searcher<'a> {
     #[allow(clippy::too_many_arguments)]
     fn exact(
         &mut self,
-        pos: &Position,
+        pos: &G,
         depth: u32,
-        white: &[Move],
-        black: &[Move],
+        white: &[G::Move],
+        black: &[G::Move],
         cells: &mut Cells,
         i: usize,
         j: usize,
@@ -473,7 +546,7 @@ impl<'a> Searcher<'a> {
         if cells.lo[k] == cells.hi[k] || self.aborted {
             return;
         }
-        let child = pos.resolve(Ok(white[i]), Ok(black[j]));
+        let child = pos.joint(white[i], black[j]);
         let v = self.value(&child, depth - 1, FULL.0, FULL.1);
         cells.lo[k] = v;
         cells.hi[k] = v;
@@ -486,10 +559,10 @@ impl<'a> Searcher<'a> {
     #[allow(clippy::too_many_arguments)]
     fn response(
         &mut self,
-        pos: &Position,
+        pos: &G,
         depth: u32,
-        white: &[Move],
-        black: &[Move],
+        white: &[G::Move],
+        black: &[G::Move],
         cells: &mut Cells,
         line: usize,
         mix: &[(usize, f64)],
@@ -527,9 +600,9 @@ impl<'a> Searcher<'a> {
             let rest = best - p * optimistic(cells, k);
             let t = (threshold - rest) / p;
             let child = if for_white {
-                pos.resolve(Ok(white[line]), Ok(black[o]))
+                pos.joint(white[line], black[o])
             } else {
-                pos.resolve(Ok(white[o]), Ok(black[line]))
+                pos.joint(white[o], black[line])
             };
             let v = if for_white {
                 self.value(&child, depth - 1, t, FULL.1)
@@ -558,39 +631,42 @@ impl<'a> Searcher<'a> {
     /// Black to `black`, seeded with the previous iteration's supports.
     fn root(
         &mut self,
-        pos: &Position,
+        pos: &G,
         depth: u32,
-        white: &[Move],
-        black: &[Move],
+        white: &[G::Move],
+        black: &[G::Move],
         seeds: (&[usize], &[usize]),
     ) -> Option<Solved> {
+        self.root_depth = depth;
+        self.partial = None;
         let solved =
             self.double_oracle(pos, depth, FULL, (0.0, 1.0), white, black, seeds.0, seeds.1);
+        self.root_depth = 0;
         if self.aborted {
             return None;
         }
-        self.store(tt::key(pos), depth, &solved, white, black);
+        self.store(pos.key(), depth, &solved, white, black);
         Some(solved)
     }
 
     /// The principal joint line below a root pair, from the table's most likely moves.
-    fn line(&mut self, pos: &Position, first: (Move, Move), depth: u32) -> Vec<(Move, Move)> {
+    fn line(&mut self, pos: &G, first: (G::Move, G::Move), depth: u32) -> Vec<(G::Move, G::Move)> {
         let mut pv = vec![first];
-        let mut p = pos.resolve(Ok(first.0), Ok(first.1));
+        let mut p = pos.joint(first.0, first.1);
         let (mut w, mut b) = (Vec::new(), Vec::new());
         for _ in 1..depth {
-            if p.end().is_some() {
+            if p.terminal().is_some() {
                 break;
             }
-            let Some(e) = self.tt.probe(tt::key(&p)) else {
+            let Some(e) = self.tt.probe(p.key()) else {
                 break;
             };
-            p.legal_moves(Side::White, &mut w);
-            p.legal_moves(Side::Black, &mut b);
+            p.moves(Side::White, &mut w);
+            p.moves(Side::Black, &mut b);
             match (e.white, e.black) {
                 (Some(mw), Some(mb)) if w.contains(&mw) && b.contains(&mb) => {
                     pv.push((mw, mb));
-                    p = p.resolve(Ok(mw), Ok(mb));
+                    p = p.joint(mw, mb);
                 }
                 _ => break,
             }
@@ -598,6 +674,9 @@ impl<'a> Searcher<'a> {
         pv
     }
 }
+
+/// Both sides' move lists of a node.
+type MoveLists<G> = (Vec<<G as SealedRules>::Move>, Vec<<G as SealedRules>::Move>);
 
 /// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
 struct Cells {
@@ -628,7 +707,7 @@ fn settle_solved(s: &Solved, alpha: f64, beta: f64) -> f64 {
 }
 
 /// Moves `mv` (if present) to the front, keeping the order of the rest.
-fn promote(moves: &mut [Move], mv: Option<Move>) {
+fn promote<M: Copy + PartialEq>(moves: &mut [M], mv: Option<M>) {
     if let Some(i) = mv.and_then(|m| moves.iter().position(|&x| x == m)) {
         moves[..=i].rotate_right(1);
     }

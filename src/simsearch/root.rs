@@ -2,9 +2,9 @@
 //! positions of `quill bench`.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::{Analysis, Searcher};
+use super::{Analysis, SealedRules, Searcher, Table};
 use crate::choice::Choice;
 use crate::notation::WireMove;
 use crate::rng::Rng;
@@ -32,21 +32,21 @@ pub fn analyse(
     s.analyse(pos, white_only, black_only, report)
 }
 
-impl Searcher<'_> {
+impl<G: SealedRules> Searcher<'_, G> {
     /// [`analyse`] with this searcher (and its table).
     pub fn analyse(
         &mut self,
-        pos: &Position,
-        white_only: &[Move],
-        black_only: &[Move],
-        report: &mut dyn FnMut(&Analysis),
-    ) -> Option<Analysis> {
-        if pos.end().is_some() {
+        pos: &G,
+        white_only: &[G::Move],
+        black_only: &[G::Move],
+        report: &mut dyn FnMut(&Analysis<G::Move>),
+    ) -> Option<Analysis<G::Move>> {
+        if pos.terminal().is_some() {
             return None;
         }
         let (mut white, mut black) = (Vec::new(), Vec::new());
-        pos.legal_moves(Side::White, &mut white);
-        pos.legal_moves(Side::Black, &mut black);
+        pos.moves(Side::White, &mut white);
+        pos.moves(Side::Black, &mut black);
         if !white_only.is_empty() {
             white.retain(|m| white_only.contains(m));
         }
@@ -59,30 +59,33 @@ impl Searcher<'_> {
         self.started = Instant::now();
         self.aborted = false;
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut found: Option<Analysis> = None;
+        let mut found: Option<Analysis<G::Move>> = None;
         let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
+        let mut clock = Clock::default();
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
-            let Some(solved) = self.root(pos, depth, &white, &black, (&seed_w, &seed_b)) else {
-                break;
+            let began = self.started.elapsed();
+            let solved = match self.root(pos, depth, &white, &black, (&seed_w, &seed_b)) {
+                Some(solved) => solved,
+                None => {
+                    // Stopped: the iteration's last restricted game, if it got that far,
+                    // is a deeper answer over the previous supports than the previous
+                    // iteration's.
+                    if let (Some(part), Some(prev)) = (self.partial.take(), found.as_mut()) {
+                        let (ws, bs) = (strategy(&part.rows, &white), strategy(&part.cols, &black));
+                        prev.pv = self.line(pos, (ws[0].0, bs[0].0), depth);
+                        (prev.white, prev.black, prev.value) = (ws, bs, part.value);
+                        prev.partial = true;
+                    }
+                    break;
+                }
             };
+            clock.completed(self.started.elapsed() - began);
+            let (ws, bs) = (
+                strategy(&solved.rows, &white),
+                strategy(&solved.cols, &black),
+            );
             // Next iteration: most likely moves first, the supports as the seed.
-            let order = |sup: &[(usize, f64)], moves: &mut Vec<Move>| {
-                let mut front: Vec<Move> = sup.iter().map(|&(i, _)| moves[i]).collect();
-                let support = front.len();
-                front.extend(
-                    moves
-                        .iter()
-                        .filter(|m| !sup.iter().any(|&(i, _)| moves[i] == **m)),
-                );
-                *moves = front;
-                (0..support).collect::<Vec<usize>>()
-            };
-            let strat = |sup: &[(usize, f64)], moves: &[Move]| -> Vec<(Move, f64)> {
-                let total: f64 = sup.iter().map(|p| p.1).sum();
-                sup.iter().map(|&(i, p)| (moves[i], p / total)).collect()
-            };
-            let (ws, bs) = (strat(&solved.rows, &white), strat(&solved.cols, &black));
             seed_w = order(&solved.rows, &mut white);
             seed_b = order(&solved.cols, &mut black);
             let pv = self.line(pos, (ws[0].0, bs[0].0), depth);
@@ -94,6 +97,7 @@ impl Searcher<'_> {
                 pv,
                 stats: self.stats(),
                 micros: self.started.elapsed().as_micros() as u64,
+                partial: false,
             };
             report(&analysis);
             let decided = analysis.value <= 0.0 || analysis.value >= 1.0;
@@ -101,12 +105,9 @@ impl Searcher<'_> {
             if decided || (white.len() == 1 && black.len() == 1) {
                 break;
             }
-            // Stop early when the next iteration clearly cannot finish in time.
-            if !self.limits.exact
-                && self
-                    .limits
-                    .time
-                    .is_some_and(|t| self.started.elapsed() * 3 > t)
+            if let Some(budget) = self.limits.time
+                && !self.limits.exact
+                && !clock.worth_starting(self.started.elapsed(), budget)
             {
                 break;
             }
@@ -118,9 +119,65 @@ impl Searcher<'_> {
     }
 }
 
+/// Puts the support's moves first (most likely first), the rest after in their order, and
+/// returns the support's new indices.
+fn order<M: Copy + PartialEq>(sup: &[(usize, f64)], moves: &mut Vec<M>) -> Vec<usize> {
+    let mut front: Vec<M> = sup.iter().map(|&(i, _)| moves[i]).collect();
+    let support = front.len();
+    front.extend(
+        moves
+            .iter()
+            .filter(|m| !sup.iter().any(|&(i, _)| moves[i] == **m)),
+    );
+    *moves = front;
+    (0..support).collect()
+}
+
+/// A support as moves with probabilities summing to 1.
+fn strategy<M: Copy>(sup: &[(usize, f64)], moves: &[M]) -> Vec<(M, f64)> {
+    let total: f64 = sup.iter().map(|p| p.1).sum();
+    sup.iter().map(|&(i, p)| (moves[i], p / total)).collect()
+}
+
+/// The time policy of a clock's budget (`go wtime …`; `go movetime` uses its time whole).
+///
+/// The budget is a hard limit of twice the move's typical share. Each iteration costs a
+/// roughly constant multiple of the previous one (measured: 9–18x in the middle game), so the
+/// next one's cost is planned as the last one's times the last measured ratio. An iteration
+/// starts when it is planned to end within the budget, or when at least half the typical
+/// share is left anyway: a stopped iteration is not lost, its last restricted root game
+/// still answers ([`Analysis::partial`]).
+#[derive(Default)]
+struct Clock {
+    last: Option<Duration>,
+    growth: Option<f64>,
+}
+
+impl Clock {
+    /// The growth assumed before two iterations have been timed.
+    const GROWTH: f64 = 12.0;
+
+    fn completed(&mut self, took: Duration) {
+        if let Some(last) = self.last
+            && last >= Duration::from_millis(1)
+        {
+            self.growth = Some((took.as_secs_f64() / last.as_secs_f64()).clamp(2.0, 40.0));
+        }
+        self.last = Some(took);
+    }
+
+    fn worth_starting(&self, elapsed: Duration, budget: Duration) -> bool {
+        let last = self.last.unwrap_or_default().as_secs_f64();
+        let planned = last * self.growth.unwrap_or(Self::GROWTH);
+        let (elapsed, budget) = (elapsed.as_secs_f64(), budget.as_secs_f64());
+        elapsed + planned <= budget || elapsed <= budget / 4.0
+    }
+}
+
 /// Chooses `side`'s move in `pos` (restricted to `allowed` when it is not empty): searches,
 /// then samples the root strategy with `rng`. `progress` hears about each completed
-/// iteration, with the most likely move in place of a sampled one.
+/// iteration, with the most likely move in place of a sampled one. A fresh table of the
+/// default size: the result depends on the position alone.
 pub fn choose(
     pos: &Position,
     side: Side,
@@ -128,6 +185,22 @@ pub fn choose(
     limits: Limits,
     stop: &AtomicBool,
     rng: &mut Rng,
+    progress: &mut dyn FnMut(Choice),
+) -> Option<Choice> {
+    let mut table = Table::default();
+    choose_with_table(pos, side, allowed, limits, stop, rng, &mut table, progress)
+}
+
+/// [`choose`] with a table kept between searches (a session's, sized by `Hash`).
+#[allow(clippy::too_many_arguments)]
+pub fn choose_with_table(
+    pos: &Position,
+    side: Side,
+    allowed: &[WireMove],
+    limits: Limits,
+    stop: &AtomicBool,
+    rng: &mut Rng,
+    table: &mut Table,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let mut own = Vec::new();
@@ -142,9 +215,12 @@ pub fn choose(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let found = analyse(pos, white_only, black_only, limits, stop, &mut |a| {
+    let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
+    let found = s.analyse(pos, white_only, black_only, &mut |a| {
         progress(to_choice(a, side, 0));
-    })?;
+    });
+    *table = s.into_table();
+    let found = found?;
     let weights: Vec<f64> = found.strategy(side).iter().map(|p| p.1).collect();
     let pick = rng.choose_weighted(&weights);
     Some(to_choice(&found, side, pick))
@@ -176,5 +252,32 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         depth: a.depth,
         micros: a.micros,
         pv: pv.iter().map(|(w, b)| format!("{w}|{b}")).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_plans_from_the_measured_growth() {
+        let ms = Duration::from_millis;
+        let mut c = Clock::default();
+        c.completed(ms(10));
+        // Assumed growth 12: 10 ms more plans 120 ms.
+        assert!(c.worth_starting(ms(20), ms(141)));
+        assert!(
+            c.worth_starting(ms(30), ms(120)),
+            "a quarter of the budget or less"
+        );
+        assert!(!c.worth_starting(ms(40), ms(150)));
+        c.completed(ms(50));
+        // Measured growth 5: 250 ms planned.
+        assert!(c.worth_starting(ms(99), ms(350)));
+        assert!(!c.worth_starting(ms(110), ms(350)));
+        c.completed(ms(1000));
+        // Growth 20: 20 s planned.
+        assert!(!c.worth_starting(ms(6000), ms(23_000)));
+        assert!(c.worth_starting(ms(6000), ms(26_001)));
     }
 }

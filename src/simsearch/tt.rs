@@ -31,7 +31,7 @@ fn mix(mut z: u64) -> u64 {
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry {
+pub struct Entry<M = Move> {
     /// The position's key (0: an empty slot).
     pub key: u64,
     /// The depth, in joint turns, that the bounds hold for.
@@ -41,49 +41,252 @@ pub struct Entry {
     /// The value is at most this.
     pub upper: f64,
     /// White's most likely move in the last solve, if any.
-    pub white: Option<Move>,
+    pub white: Option<M>,
     /// Black's most likely move in the last solve, if any.
-    pub black: Option<Move>,
+    pub black: Option<M>,
 }
 
-/// A fixed-size, always-replace table.
+/// A stored entry with the search that wrote it, packed in 40 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot<M> {
+    key: u64,
+    lower: f64,
+    upper: f64,
+    depth: u16,
+    generation: u8,
+    white: Option<M>,
+    black: Option<M>,
+}
+
+impl<M: Copy> Slot<M> {
+    const EMPTY: Slot<M> = Slot {
+        key: 0,
+        lower: 0.0,
+        upper: 1.0,
+        depth: 0,
+        generation: 0,
+        white: None,
+        black: None,
+    };
+
+    fn entry(&self) -> Entry<M> {
+        Entry {
+            key: self.key,
+            depth: u32::from(self.depth),
+            lower: self.lower,
+            upper: self.upper,
+            white: self.white,
+            black: self.black,
+        }
+    }
+}
+
+/// Slots per bucket: the first keeps the deepest entry of the current search, the second
+/// takes whatever comes.
+const WAYS: usize = 2;
+
+/// The sealed search's transposition table, sized in MiB (the `Hash` option) and kept
+/// between the moves of a game: entries hold for their position and depth whatever the
+/// history, so a later search may use them. Memory is taken at the first search, not when
+/// the size is set (a session playing alternating games never pays for it).
+///
+/// Buckets of two slots (depth-preferred and always-replace); the bucket of a key is its
+/// high bits multiplied into the bucket count, so any count works and the size is within one
+/// bucket of what was asked.
 #[derive(Clone, Debug)]
-pub struct Table {
-    slots: Vec<Entry>,
-    mask: usize,
+pub struct Table<M = Move> {
+    slots: Vec<Slot<M>>,
+    buckets: usize,
+    generation: u8,
     /// Probes that found their position.
     pub hits: u64,
 }
 
-impl Table {
-    /// A table of `2^bits` slots.
-    pub fn new(bits: u32) -> Table {
-        let empty = Entry {
-            key: 0,
-            depth: 0,
-            lower: 0.0,
-            upper: 1.0,
-            white: None,
-            black: None,
-        };
+impl<M: Copy> Default for Table<M> {
+    /// The table of a one-off search (`quill bench`, the referee's players): 2^17 slots.
+    fn default() -> Table<M> {
+        Table::with_buckets(1 << 16)
+    }
+}
+
+impl<M: Copy> Table<M> {
+    /// The largest size, in MiB.
+    pub const MAX_MIB: usize = 4096;
+    /// Bytes of one slot.
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<M>>();
+
+    /// A table of `mib` MiB (allocated at first use).
+    ///
+    /// # Errors
+    /// A size of 0 or above [`Table::MAX_MIB`].
+    pub fn with_mib(mib: usize) -> Result<Table<M>, String> {
+        if !(1..=Self::MAX_MIB).contains(&mib) {
+            return Err(format!(
+                "the sealed table needs 1..{} MiB, got {mib}",
+                Self::MAX_MIB
+            ));
+        }
+        Ok(Table::with_buckets((mib << 20) / (WAYS * Self::SLOT_BYTES)))
+    }
+
+    fn with_buckets(buckets: usize) -> Table<M> {
         Table {
-            slots: vec![empty; 1 << bits],
-            mask: (1 << bits) - 1,
+            slots: Vec::new(),
+            buckets: buckets.max(1),
+            generation: 0,
             hits: 0,
         }
     }
 
-    /// The entry of a key, if the table holds it.
-    pub fn probe(&mut self, key: u64) -> Option<Entry> {
-        let e = self.slots[key as usize & self.mask];
-        (e.key == key && key != 0).then(|| {
-            self.hits += 1;
-            e
-        })
+    /// The table's size in bytes once allocated.
+    pub fn bytes(&self) -> usize {
+        self.buckets * WAYS * Self::SLOT_BYTES
     }
 
-    /// Stores an entry (replacing whatever held its slot).
-    pub fn store(&mut self, entry: Entry) {
-        self.slots[entry.key as usize & self.mask] = entry;
+    /// Whether the memory has been taken (by a first search).
+    pub fn is_allocated(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// Empties the table (`ucinewgame`, `new`, `Clear Hash`) and gives its memory back.
+    pub fn clear(&mut self) {
+        self.slots = Vec::new();
+        self.hits = 0;
+    }
+
+    /// Prepares a search: takes the memory if needed and ages the entries of earlier ones
+    /// (they stay usable, but any new entry may replace them).
+    ///
+    /// # Errors
+    /// When the memory cannot be had (the table stays empty, and usable: every probe misses
+    /// and nothing is stored).
+    pub fn new_search(&mut self) -> Result<(), String> {
+        self.hits = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.slots.is_empty() {
+            let n = self.buckets * WAYS;
+            let mut slots = Vec::new();
+            slots.try_reserve_exact(n).map_err(|_| {
+                format!(
+                    "cannot allocate {} bytes for the sealed table",
+                    self.bytes()
+                )
+            })?;
+            slots.resize(n, Slot::EMPTY);
+            self.slots = slots;
+        }
+        Ok(())
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets as u128) >> 64) as usize * WAYS
+    }
+
+    /// The entry of a key, if the table holds it.
+    pub fn probe(&mut self, key: u64) -> Option<Entry<M>> {
+        if self.slots.is_empty() || key == 0 {
+            return None;
+        }
+        let b = self.bucket(key);
+        let found = self.slots[b..b + WAYS]
+            .iter()
+            .find(|s| s.key == key)
+            .map(Slot::entry);
+        self.hits += u64::from(found.is_some());
+        found
+    }
+
+    /// Stores an entry: over its own key's slot if present, else in the depth-preferred
+    /// slot when it is at least as deep or from an earlier search, else in the other.
+    pub fn store(&mut self, entry: Entry<M>) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let b = self.bucket(entry.key);
+        let generation = self.generation;
+        let bucket = &mut self.slots[b..b + WAYS];
+        let i = if let Some(i) = bucket.iter().position(|s| s.key == entry.key) {
+            i
+        } else if bucket[0].generation != generation || entry.depth >= u32::from(bucket[0].depth) {
+            // The displaced entry may still serve: it moves to the always-replace slot.
+            bucket[1] = bucket[0];
+            0
+        } else {
+            1
+        };
+        bucket[i] = Slot {
+            key: entry.key,
+            lower: entry.lower,
+            upper: entry.upper,
+            // Depths are at most MAX_DEPTH (64).
+            depth: entry.depth.min(u32::from(u16::MAX)) as u16,
+            generation,
+            white: entry.white,
+            black: entry.black,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: u64, depth: u32) -> Entry {
+        Entry {
+            key,
+            depth,
+            ..Slot::<Move>::EMPTY.entry()
+        }
+    }
+
+    #[test]
+    fn the_size_is_what_was_asked() {
+        assert_eq!(Table::<Move>::SLOT_BYTES, 40);
+        for mib in [1, 3, 16, 100, 1000] {
+            let t: Table = Table::with_mib(mib).unwrap();
+            let asked = (mib << 20) as f64;
+            let got = t.bytes() as f64;
+            assert!(got <= asked && got > 0.99 * asked, "{mib} MiB: {got} bytes");
+        }
+        assert!(Table::<Move>::with_mib(0).is_err());
+        assert!(Table::<Move>::with_mib(Table::<Move>::MAX_MIB + 1).is_err());
+        let mut t: Table = Table::with_mib(1).unwrap();
+        assert!(!t.is_allocated());
+        t.new_search().unwrap();
+        assert!(t.is_allocated());
+        assert_eq!(t.slots.len() * Table::<Move>::SLOT_BYTES, t.bytes());
+    }
+
+    #[test]
+    fn entries_survive_a_new_search_and_go_with_clear() {
+        let mut t: Table = Table::with_mib(1).unwrap();
+        assert_eq!(t.probe(7), None);
+        t.new_search().unwrap();
+        t.store(entry(7, 3));
+        t.new_search().unwrap();
+        assert_eq!(t.probe(7), Some(entry(7, 3)));
+        t.clear();
+        t.new_search().unwrap();
+        assert_eq!(t.probe(7), None);
+    }
+
+    #[test]
+    fn a_deep_entry_keeps_its_slot_within_a_search() {
+        // One bucket: every key collides.
+        let mut t: Table = Table::with_buckets(1);
+        t.new_search().unwrap();
+        t.store(entry(1, 5));
+        t.store(entry(2, 1));
+        t.store(entry(3, 1));
+        assert_eq!(t.probe(1), Some(entry(1, 5)));
+        assert_eq!(t.probe(2), None);
+        assert_eq!(t.probe(3), Some(entry(3, 1)));
+        // In the next search a shallow entry may take the deep one's slot; the deep one
+        // moves to the other slot.
+        t.new_search().unwrap();
+        t.store(entry(4, 1));
+        assert_eq!(t.probe(4), Some(entry(4, 1)));
+        assert_eq!(t.probe(1), Some(entry(1, 5)));
+        assert_eq!(t.probe(3), None);
     }
 }
