@@ -140,6 +140,58 @@ pub const STEP: [[u8; 8]; SQUARES] = step_table(false);
 /// Steps of the Pagan, across the bridge.
 pub const PAGAN_STEP: [[u8; 8]; SQUARES] = step_table(true);
 
+/// The bit of a frame square in a [`u128`] bitboard.
+pub const fn bit(sq: u8) -> u128 {
+    1u128 << sq
+}
+
+/// Bitboards of the squares a king (0), an alchemist (1) and a wazir's single step (2)
+/// reach from each square, holes and the bridge left out.
+const fn reach_table(which: u8) -> [u128; SQUARES] {
+    let mut table = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 7) as i8, (sq / 7) as i8 + 1);
+        if exists(f, r) {
+            let mut d = 0;
+            while d < 8 {
+                let (df, dr) = DIRS[d];
+                let diagonal = df != 0 && dr != 0;
+                let one = STEP[sq][d];
+                let wanted = match which {
+                    0 => true,
+                    1 => diagonal,
+                    _ => !diagonal,
+                };
+                if wanted && one != NO {
+                    table[sq] |= bit(one);
+                }
+                if which == 1 && diagonal && exists(f + 2 * df, r + 2 * dr) {
+                    table[sq] |= bit(index(f + 2 * df, r + 2 * dr));
+                }
+                d += 1;
+            }
+        }
+        sq += 1;
+    }
+    table
+}
+
+const KING_REACH: [u128; SQUARES] = reach_table(0);
+const ALCHEMIST_REACH: [u128; SQUARES] = reach_table(1);
+const WAZIR_STEPS: [u128; SQUARES] = reach_table(2);
+
+/// Occupancy bitboards of a position (bit [`bit`] of a frame index), for the evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Occupancy {
+    /// Every piece.
+    pub(crate) all: u128,
+    /// Each side's pieces, by [`Side::index`].
+    pub(crate) side: [u128; 2],
+    /// Kings on the dead board (royal: never captured).
+    pub(crate) royal: u128,
+}
+
 /// Whether a frame square is on the dead board.
 pub const fn is_dead(sq: u8) -> bool {
     sq < 28
@@ -218,12 +270,36 @@ pub use crate::game::End;
 pub struct Refusal(pub String);
 
 /// A Pagan Chess position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at what a FEN writes, not at [`Position::reversible_plies`].
+#[derive(Clone, Debug)]
 pub struct Position {
     board: [Option<Piece>; SQUARES],
     to_move: Side,
     halfmove: u32,
     fullmove: u32,
+    /// Plies since the last irreversible move, at least (`u32::MAX` from a FEN: unknown).
+    reversible: u32,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.to_move == other.to_move
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.to_move.hash(state);
+        self.halfmove.hash(state);
+        self.fullmove.hash(state);
+    }
 }
 
 impl Position {
@@ -261,6 +337,7 @@ impl Position {
             to_move: Side::White,
             halfmove: 0,
             fullmove: 1,
+            reversible: u32::MAX,
         };
         let frame = geometry();
         crate::game::read_board(&frame, fields[0], |square, c| {
@@ -480,11 +557,29 @@ impl Position {
         } else {
             self.halfmove + 1
         };
+        // Irreversible: whatever lowers, for good, the number of pieces in the game, of live
+        // pieces but Pagans (only a Pagan comes back from the dead board), of pawns, or the
+        // steps pawns have left. A captured live Pagan can walk back, so taking one is not.
+        let irreversible = match (victim, victim_sq) {
+            (Some(v), Some(sq)) => is_dead(sq) || v.kind != Kind::Pagan,
+            _ => piece.kind == Kind::Pawn || mv.promotion.is_some(),
+        } || mv.promotion.is_some();
+        next.reversible = if irreversible {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
         if self.to_move == Side::Black {
             next.fullmove += 1;
         }
         next.to_move = self.to_move.opponent();
         next
+    }
+
+    /// At least the number of plies since the last irreversible move: no position further
+    /// back can recur (`u32::MAX` when unknown, as after a FEN).
+    pub fn reversible_plies(&self) -> u32 {
+        self.reversible
     }
 
     /// The square of a side's king when it is on the dead board.
@@ -584,8 +679,85 @@ impl Position {
         })
     }
 
-    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move (for
-    /// the evaluation); a promotion counts once.
+    /// The occupancy bitboards.
+    pub(crate) fn occupancy(&self) -> Occupancy {
+        let mut occ = Occupancy::default();
+        for (sq, p) in self.board.iter().enumerate() {
+            if let Some(p) = p {
+                let b = bit(sq as u8);
+                occ.all |= b;
+                occ.side[p.side.index()] |= b;
+                if p.kind == Kind::King && is_dead(sq as u8) {
+                    occ.royal |= b;
+                }
+            }
+        }
+        occ
+    }
+
+    /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
+    /// counted without generating them (a promotion once).
+    pub(crate) fn piece_mobility(sq: u8, piece: Piece, occ: &Occupancy) -> i32 {
+        let s = usize::from(sq);
+        let me = piece.side.index();
+        let land = !occ.side[me] & !occ.royal;
+        let empty = |q: u8| occ.all & bit(q) == 0;
+        let count = match piece.kind {
+            Kind::King => 0,
+            Kind::Alchemist => (ALCHEMIST_REACH[s] & land).count_ones(),
+            Kind::Wazir => {
+                let mut n = (WAZIR_STEPS[s] & land).count_ones();
+                for d in ORTHOGONAL {
+                    let one = STEP[s][d];
+                    if one != NO && empty(one) {
+                        let two = STEP[usize::from(one)][d];
+                        if two != NO && land & bit(two) != 0 {
+                            n += 1;
+                        }
+                    }
+                }
+                n
+            }
+            Kind::Pagan => {
+                let mut n = 0;
+                for (d, &one) in PAGAN_STEP[s].iter().enumerate() {
+                    if one == NO || !empty(one) {
+                        continue;
+                    }
+                    n += 1;
+                    let two = PAGAN_STEP[usize::from(one)][d];
+                    if two != NO && empty(two) {
+                        n += 1;
+                    }
+                }
+                n
+            }
+            Kind::Pawn => {
+                let forward = if piece.side == Side::White { 4 } else { 3 };
+                let to = STEP[s][forward];
+                let mut n = u32::from(to != NO && empty(to));
+                let prey = occ.side[1 - me] & !occ.royal;
+                for d in [1, 6] {
+                    let to = STEP[s][d];
+                    if to != NO && prey & bit(to) != 0 {
+                        n += 1;
+                    }
+                }
+                n
+            }
+        };
+        count as i32
+    }
+
+    /// The squares a king (no crossing) steps to from `sq`.
+    pub(crate) fn king_reach(sq: u8) -> u128 {
+        KING_REACH[usize::from(sq)]
+    }
+
+    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move, by
+    /// generating them (the reference for `Position::piece_mobility`); a promotion counts
+    /// once.
+    #[cfg(test)]
     pub(crate) fn mobility(&self, side: Side, scratch: &mut Vec<Move>) -> i32 {
         scratch.clear();
         for sq in 0..SQUARES as u8 {
@@ -735,6 +907,72 @@ mod tests {
             .map(|&s| geometry().square(usize::from(s)).to_string())
             .collect();
         assert_eq!(names[..4], ["b4", "b3", "c4", "c3"]);
+    }
+
+    /// Positions of random games from the start (a fixed seed), every ply of them.
+    fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::start();
+            for _ in 0..plies {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let i = rng.below(moves.len() as u64) as usize;
+                pos = pos.play(moves[i]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn mobility_counted_on_bitboards_equals_the_generated_moves() {
+        let mut scratch = Vec::new();
+        let mut dead_pieces = 0;
+        for pos in random_positions(40, 200) {
+            let occ = pos.occupancy();
+            for side in [Side::White, Side::Black] {
+                let counted: i32 = (0..SQUARES as u8)
+                    .filter_map(|sq| pos.at(sq).map(|p| (sq, p)))
+                    .filter(|(_, p)| p.side == side)
+                    .map(|(sq, p)| Position::piece_mobility(sq, p, &occ))
+                    .sum();
+                assert_eq!(counted, pos.mobility(side, &mut scratch), "{}", pos.fen());
+            }
+            dead_pieces += (0..28u8).filter(|&sq| pos.at(sq).is_some()).count();
+        }
+        assert!(dead_pieces > 1000, "the games reach the dead board");
+    }
+
+    #[test]
+    fn reversible_plies_count_from_the_last_irreversible_move() {
+        let pos = Position::start();
+        assert_eq!(pos.reversible_plies(), u32::MAX, "unknown after a FEN");
+        let play = |pos: &Position, text: &str| {
+            let mv = crate::notation::parse_move(text).unwrap();
+            pos.play(pos.parse_move(&mv).unwrap())
+        };
+        let pawn = play(&pos, "f7e7");
+        assert_eq!(pawn.reversible_plies(), 0, "a pawn step");
+        let quiet = play(&play(&pawn, "a8b8"), "g10f10");
+        assert_eq!(quiet.reversible_plies(), 2);
+        // A live Pagan taken goes to the dead board and can walk back: reversible. A wazir
+        // taken stays dead: irreversible.
+        let fen = "k6/7/2G4/2g3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let pagan = Position::from_fen(fen).unwrap();
+        let took_pagan = play(&pagan, "c9c10");
+        assert!(
+            took_pagan.at(index(1, 4)).is_some(),
+            "the black Pagan is dead"
+        );
+        assert_eq!(took_pagan.reversible_plies(), u32::MAX);
+        let fen = "k6/7/2G4/2w3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let took_wazir = play(&Position::from_fen(fen).unwrap(), "c9c10");
+        assert_eq!(took_wazir.reversible_plies(), 0);
     }
 
     #[test]
