@@ -280,7 +280,24 @@ pub struct Position {
     fullmove: u32,
     /// Plies since the last irreversible move, at least (`u32::MAX` from a FEN: unknown).
     reversible: u32,
+    /// The board again as bitboards: White's pieces, Black's, then the wazirs, alchemists,
+    /// Pagans and pawns of both (the kings are the rest).
+    bits: [u128; 6],
 }
+
+/// The slot of a kind among [`Position`]'s bitboards (none for the king).
+const fn kind_slot(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::King => None,
+        Kind::Wazir => Some(2),
+        Kind::Alchemist => Some(3),
+        Kind::Pagan => Some(4),
+        Kind::Pawn => Some(5),
+    }
+}
+
+/// The dead board's squares.
+const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
 
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
@@ -338,6 +355,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             reversible: u32::MAX,
+            bits: [0; 6],
         };
         let frame = geometry();
         crate::game::read_board(&frame, fields[0], |square, c| {
@@ -353,6 +371,7 @@ impl Position {
             };
             let i = frame.index(square).expect("a square of the frame");
             pos.board[i] = Some(Piece { kind, side });
+            pos.set_bit(Piece { kind, side }, i as u8, true);
             Ok(())
         })
         .map_err(Refusal)?;
@@ -532,15 +551,20 @@ impl Position {
         let mut piece = next.board[usize::from(mv.from)]
             .take()
             .expect("a piece to move");
+        next.set_bit(piece, mv.from, false);
         let victim_sq = match self.at(mv.to) {
             Some(_) => Some(mv.to),
             None => self.withdrawal_victim(mv),
         };
         let victim = victim_sq.and_then(|sq| next.board[usize::from(sq)].take());
+        if let (Some(v), Some(sq)) = (victim, victim_sq) {
+            next.set_bit(v, sq, false);
+        }
         if let Some(kind) = mv.promotion {
             piece.kind = kind;
         }
         next.board[usize::from(mv.to)] = Some(piece);
+        next.set_bit(piece, mv.to, true);
         if let (Some(v), Some(sq)) = (victim, victim_sq)
             && !is_dead(sq)
         {
@@ -550,6 +574,7 @@ impl Position {
                 .find(|&&q| next.board[usize::from(q)].is_none())
             {
                 next.board[usize::from(free)] = Some(v);
+                next.set_bit(v, free, true);
             }
         }
         next.halfmove = if victim.is_some() || piece.kind == Kind::Pawn || mv.promotion.is_some() {
@@ -584,58 +609,77 @@ impl Position {
 
     /// The square of a side's king when it is on the dead board.
     pub(crate) fn dead_king(&self, side: Side) -> Option<u8> {
-        (0..28u8).find(|&sq| {
-            self.at(sq)
-                == Some(Piece {
-                    kind: Kind::King,
-                    side,
-                })
-        })
+        let dead = self.pieces(side, Kind::King) & DEAD_SQUARES;
+        (dead != 0).then(|| dead.trailing_zeros() as u8)
+    }
+
+    /// The bitboard of a side's pieces of a kind.
+    pub(crate) fn pieces(&self, side: Side, kind: Kind) -> u128 {
+        let own = self.bits[side.index()];
+        match kind_slot(kind) {
+            Some(k) => own & self.bits[k],
+            None => own & !(self.bits[2] | self.bits[3] | self.bits[4] | self.bits[5]),
+        }
+    }
+
+    /// Puts a piece's bits on a square or takes them off.
+    fn set_bit(&mut self, piece: Piece, sq: u8, on: bool) {
+        let slots = [Some(piece.side.index()), kind_slot(piece.kind)];
+        for &slot in slots.iter().flatten() {
+            if on {
+                self.bits[slot] |= bit(sq);
+            } else {
+                self.bits[slot] &= !bit(sq);
+            }
+        }
     }
 
     /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
     pub fn attacked(&self, target: u8, side: Side) -> bool {
         let them = side.opponent();
-        let enemy =
-            |sq: u8, kind: Kind| sq != NO && self.at(sq) == Some(Piece { kind, side: them });
         let t = usize::from(target);
+        let enemy = |kind: Kind| self.pieces(them, kind);
+        // The king, the alchemist and the wazir's step reach back along their own patterns.
+        if KING_REACH[t] & enemy(Kind::King) != 0
+            || ALCHEMIST_REACH[t] & enemy(Kind::Alchemist) != 0
+            || WAZIR_STEPS[t] & enemy(Kind::Wazir) != 0
+        {
+            return true;
+        }
+        // Pawns capture sideways: a pawn one rank up or down on the same file.
+        let pawns = enemy(Kind::Pawn);
+        if [1, 6]
+            .iter()
+            .any(|&d| STEP[t][d] != NO && pawns & bit(STEP[t][d]) != 0)
+        {
+            return true;
+        }
+        let wazirs = enemy(Kind::Wazir);
+        let pagans = enemy(Kind::Pagan);
+        if wazirs == 0 && pagans == 0 {
+            return false;
+        }
         for d in 0..8 {
-            let one = STEP[t][d];
-            if enemy(one, Kind::King) {
-                return true;
-            }
-            if DIAGONAL.contains(&d) && enemy(one, Kind::Alchemist) {
-                return true;
-            }
-            if ORTHOGONAL.contains(&d) {
-                if enemy(one, Kind::Wazir) {
-                    return true;
-                }
-                if one != NO && self.empty(one) && enemy(STEP[usize::from(one)][d], Kind::Wazir) {
-                    return true;
+            if wazirs != 0 && ORTHOGONAL.contains(&d) {
+                let one = STEP[t][d];
+                if one != NO && self.empty(one) {
+                    let two = STEP[usize::from(one)][d];
+                    if two != NO && wazirs & bit(two) != 0 {
+                        return true;
+                    }
                 }
             }
             // A Pagan adjacent (across the bridge too) that can withdraw: the square one step
             // directly away from the target exists and is empty.
             let pagan_sq = PAGAN_STEP[t][d];
-            if enemy(pagan_sq, Kind::Pagan) {
+            if pagan_sq != NO && pagans & bit(pagan_sq) != 0 {
                 let away = PAGAN_STEP[usize::from(pagan_sq)][d];
                 if away != NO && self.empty(away) {
                     return true;
                 }
             }
         }
-        for d in DIAGONAL {
-            let (f, r) = (
-                (target % 7) as i8 + 2 * DIRS[d].0,
-                (target / 7) as i8 + 1 + 2 * DIRS[d].1,
-            );
-            if exists(f, r) && enemy(index(f, r), Kind::Alchemist) {
-                return true;
-            }
-        }
-        // Pawns capture sideways: a pawn one rank up or down on the same file.
-        [1, 6].iter().any(|&d| enemy(STEP[t][d], Kind::Pawn))
+        false
     }
 
     /// Whether the side to move's king stands on the dead board under attack.
@@ -662,12 +706,17 @@ impl Position {
 
     /// Appends the pseudo-legal moves of the side to move.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        let me = self.to_move;
-        for sq in 0..SQUARES as u8 {
-            if self.at(sq).is_some_and(|p| p.side == me) {
-                self.piece_moves(sq, out);
-            }
+        let mut own = self.side_bits(self.to_move);
+        while own != 0 {
+            let sq = own.trailing_zeros() as u8;
+            own &= own - 1;
+            self.piece_moves(sq, out);
         }
+    }
+
+    /// The bitboard of a side's pieces.
+    fn side_bits(&self, side: Side) -> u128 {
+        self.bits[side.index()]
     }
 
     /// Whether a pseudo-legal move of the side to move leaves its dead king safe.
@@ -681,18 +730,13 @@ impl Position {
 
     /// The occupancy bitboards.
     pub(crate) fn occupancy(&self) -> Occupancy {
-        let mut occ = Occupancy::default();
-        for (sq, p) in self.board.iter().enumerate() {
-            if let Some(p) = p {
-                let b = bit(sq as u8);
-                occ.all |= b;
-                occ.side[p.side.index()] |= b;
-                if p.kind == Kind::King && is_dead(sq as u8) {
-                    occ.royal |= b;
-                }
-            }
+        let side = [self.side_bits(Side::White), self.side_bits(Side::Black)];
+        let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
+        Occupancy {
+            all: side[0] | side[1],
+            side,
+            royal: kings & DEAD_SQUARES,
         }
-        occ
     }
 
     /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
@@ -783,7 +827,7 @@ impl Position {
     }
 
     pub(crate) fn bare_kings(&self) -> bool {
-        self.board.iter().flatten().all(|p| p.kind == Kind::King)
+        self.bits[2..].iter().all(|&x| x == 0)
     }
 
     /// The end of the game, if it has ended.
@@ -930,10 +974,18 @@ mod tests {
     }
 
     #[test]
-    fn mobility_counted_on_bitboards_equals_the_generated_moves() {
+    fn bitboards_match_the_board_and_count_the_generated_moves() {
         let mut scratch = Vec::new();
         let mut dead_pieces = 0;
         for pos in random_positions(40, 200) {
+            for (sq, p) in pos.board.iter().enumerate() {
+                for side in [Side::White, Side::Black] {
+                    for &(kind, _) in &KINDS {
+                        let on = pos.pieces(side, kind) & bit(sq as u8) != 0;
+                        assert_eq!(on, *p == Some(Piece { kind, side }), "{}", pos.fen());
+                    }
+                }
+            }
             let occ = pos.occupancy();
             for side in [Side::White, Side::Black] {
                 let counted: i32 = (0..SQUARES as u8)

@@ -118,14 +118,18 @@ impl Searchable for Position {
         // Every piece but the kings, by side: (square, piece).
         let mut pieces = [[(0u8, None::<Piece>); 20]; 2];
         let mut counts = [0usize; 2];
-        for sq in 0..SQUARES as u8 {
-            let Some(p) = self.at(sq) else { continue };
-            let s = p.side.index();
-            if p.kind == Kind::King {
-                kings[s] = Some(sq);
-            } else if counts[s] < 20 {
-                pieces[s][counts[s]] = (sq, Some(p));
-                counts[s] += 1;
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
+            let king = self.pieces(side, Kind::King);
+            kings[s] = (king != 0).then(|| king.trailing_zeros() as u8);
+            for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan, Kind::Pawn] {
+                let mut b = self.pieces(side, kind);
+                while b != 0 && counts[s] < 20 {
+                    let sq = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    pieces[s][counts[s]] = (sq, Some(Piece { kind, side }));
+                    counts[s] += 1;
+                }
             }
         }
         let mut totals = [0i32; 2];
@@ -181,9 +185,20 @@ impl Searchable for Position {
 
     fn key(&self) -> u64 {
         let mut key = 0;
-        for sq in 0..SQUARES as u8 {
-            if let Some(p) = self.at(sq) {
-                key ^= KEYS[(p.side.index() * 5 + kind_index(p.kind)) * SQUARES + usize::from(sq)];
+        for side in [Side::White, Side::Black] {
+            for kind in [
+                Kind::King,
+                Kind::Wazir,
+                Kind::Alchemist,
+                Kind::Pagan,
+                Kind::Pawn,
+            ] {
+                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
+                let mut b = self.pieces(side, kind);
+                while b != 0 {
+                    key ^= KEYS[base + b.trailing_zeros() as usize];
+                    b &= b - 1;
+                }
             }
         }
         if self.side_to_move() == Side::Black {
