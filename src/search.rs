@@ -4,16 +4,25 @@
 //! A time, depth and node budget and a stop flag bound it. It knows no protocol: it returns a
 //! typed [`Found`].
 //!
-//! Repetitions: a position below the root that repeats one earlier on the search path or in
-//! the game before the root (the keys the caller passes) scores as a draw, 0, whatever the
-//! rules say, so a side that is ahead makes progress instead of letting an arbiter adjudicate
-//! a repeated position. The draw itself is never stored in the table, but the scores of the
-//! nodes above it are (the usual small path dependency of a table).
+//! Repetitions: no variant here has a repetition rule, but a position below the root that
+//! repeats one earlier on the search path or in the game before the root (the keys the caller
+//! passes) is no progress, and an arbiter may adjudicate it. It scores as *half* the static
+//! score of the repeated position for its mover, shifted by a contempt of
+//! [`REPETITION_CONTEMPT`] against the side to move at the root: a side that is ahead sees a
+//! repetition as worth less than keeping its edge (but never as a loss, so it gives nothing
+//! away to avoid one), a side that is behind is glad of one, and in a level position the
+//! engine plays on. The scan for repetitions goes back only as far as
+//! [`Searchable::reversible_plies`] allows (no position before an irreversible turn can
+//! recur), and the game before the root is looked up in a hash set, so a long game costs a
+//! node nothing. The repetition score itself is never stored in the table, but the scores of
+//! the nodes above it are (the usual small path dependency of a table).
 
 mod table;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -28,6 +37,10 @@ pub const MATE_BOUND: i32 = WIN - 1000;
 pub const MAX_PLY: usize = 100;
 /// Size of the history table per side: every [`Searchable::history_index`] is below it.
 pub const HISTORY_SIZE: usize = 8192;
+
+/// What a repetition costs the side to move at the root, in centipawns (see the module
+/// documentation).
+pub const REPETITION_CONTEMPT: i32 = 20;
 
 const INFINITY: i32 = WIN + 1;
 /// Nodes between two looks at the clock (the stop flag is read at every node).
@@ -115,6 +128,13 @@ pub trait Searchable: Clone {
 
     /// A hash of everything that decides the legal turns and the end of the game.
     fn key(&self) -> u64;
+
+    /// At least the number of turns since the last irreversible one (after which no earlier
+    /// position can recur by the rules): the repetition scan looks no further back. The
+    /// default, `u32::MAX`, bounds nothing.
+    fn reversible_plies(&self) -> u32 {
+        u32::MAX
+    }
 
     /// A number naming a move among the candidates of a position (for the table).
     fn code(mv: Self::Move) -> u64;
@@ -246,9 +266,31 @@ struct Searcher<'a, P: Searchable> {
     scores: Vec<Vec<i32>>,
     /// The triangular principal-variation table.
     pv: Vec<Vec<P::Move>>,
-    /// Keys of the positions of the game before the root, then of the root and the nodes of
-    /// the current search path above the node being searched.
+    /// Keys of the root and the nodes of the current search path above the node being
+    /// searched.
     path: Vec<u64>,
+    /// Keys of the positions of the game before the root.
+    before: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+}
+
+/// The identity hash: keys are already uniformly random.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl<'a, P: Searchable> Searcher<'a, P> {
@@ -269,14 +311,36 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             scores: (0..plies).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
             path: Vec::with_capacity(plies),
+            before: HashSet::default(),
         }
     }
 
-    /// Whether `key`, the key of a position below the root, repeats a position earlier on
-    /// the path or in the game. Turns alternate and keys include the side to move, so only
-    /// every second earlier position can match.
-    fn repeats(&self, key: u64) -> bool {
-        self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+    /// Whether `pos`, a position below the root with key `key`, repeats a position earlier
+    /// on the path or in the game. Turns alternate and keys include the side to move, so only
+    /// every second earlier position can match; none before the last irreversible turn can.
+    fn repeats(&self, pos: &P, key: u64) -> bool {
+        let reach = usize::try_from(pos.reversible_plies()).unwrap_or(usize::MAX);
+        // `path` ends with the parent, one ply back; the root is `path.len()` plies back.
+        let on_path = self
+            .path
+            .iter()
+            .rev()
+            .take(reach)
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key);
+        on_path || (reach > self.path.len() && self.before.contains(&key))
+    }
+
+    /// The score of a repeated position `pos` for its mover at `ply` (see the module
+    /// documentation).
+    fn repetition(pos: &P, ply: usize) -> i32 {
+        let contempt = if ply.is_multiple_of(2) {
+            -REPETITION_CONTEMPT
+        } else {
+            REPETITION_CONTEMPT
+        };
+        pos.evaluate() / 2 + contempt
     }
 
     /// Whether the search must stop now (stop flag, node budget, hard time limit).
@@ -444,8 +508,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
-        if ply > 0 && self.repeats(key) {
-            return 0;
+        if ply > 0 && self.repeats(pos, key) {
+            return Self::repetition(pos, ply);
         }
         let hit = self.probe(key);
         if let Some(hit) = hit
@@ -552,8 +616,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             return pos.evaluate();
         }
         let key = pos.key();
-        if ply > 0 && self.repeats(key) {
-            return 0;
+        if ply > 0 && self.repeats(pos, key) {
+            return Self::repetition(pos, ply);
         }
         // The static score first: it gives the prefetched bucket time to arrive.
         let stand = pos.evaluate();
@@ -679,8 +743,8 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 ///
 /// `history` holds the keys ([`Searchable::key`]) of the positions of the game before `pos`,
 /// oldest first (the start position first; `pos` itself need not be included): a position of
-/// the search that repeats one of them, or one on its own path, scores as a draw (a single
-/// earlier occurrence is enough, as in most engines).
+/// the search that repeats one of them, or one on its own path, scores as a repetition (see
+/// the module documentation; a single earlier occurrence is enough, as in most engines).
 pub fn search<P: Searchable>(
     pos: &P,
     history: &[u64],
@@ -736,7 +800,7 @@ fn run<P: Searchable>(
         Some((&last, rest)) if last == pos.key() => rest,
         _ => history,
     };
-    s.path.extend_from_slice(before);
+    s.before.extend(before.iter().copied());
     // First ordering: the table's move, captures, generation order.
     let mut scores = Vec::new();
     let tt = s.probe(pos.key()).and_then(|h| h.mv);

@@ -9,7 +9,8 @@ use crate::variants::pagan;
 /// Plain fail-soft alpha-beta over the same tree (candidates, then quiescence on noisy
 /// moves), without ordering, table, windows or killers: the score the search must reproduce.
 /// `path` holds the keys of the positions above `pos`; below the root a position that
-/// repeats one of them is a draw.
+/// repeats one of them scores as a repetition: half its static score, minus 20 for the side
+/// to move at the root (plus 20 for the other).
 fn reference<P: Searchable>(
     pos: &P,
     path: &mut Vec<u64>,
@@ -28,7 +29,7 @@ fn reference<P: Searchable>(
         return pos.evaluate();
     }
     if ply > 0 && path.contains(&pos.key()) {
-        return 0;
+        return repetition_reference(pos, ply);
     }
     let mut moves = Vec::new();
     pos.all_candidates(&mut moves);
@@ -49,6 +50,11 @@ fn reference<P: Searchable>(
     best
 }
 
+/// The score of a repeated position at `ply`, written out apart from the search's own.
+fn repetition_reference<P: Searchable>(pos: &P, ply: usize) -> i32 {
+    pos.evaluate() / 2 + if ply.is_multiple_of(2) { -20 } else { 20 }
+}
+
 fn reference_quiesce<P: Searchable>(
     pos: &P,
     path: &mut Vec<u64>,
@@ -60,7 +66,7 @@ fn reference_quiesce<P: Searchable>(
         return at_ply(score, ply);
     }
     if ply < MAX_PLY && ply > 0 && path.contains(&pos.key()) {
-        return 0;
+        return repetition_reference(pos, ply);
     }
     let stand = pos.evaluate();
     if stand >= beta || ply >= MAX_PLY {
@@ -284,14 +290,16 @@ fn a_stop_ends_the_search_with_a_move() {
     assert!(pos.read_wire(&found.mv).is_some());
 }
 
-/// A game history in which every second root turn of `pos` leads back to an earlier
-/// position: the keys of those children, each followed by the root's own key (so the sides
-/// to move alternate as in a game), the last child just before the root.
+/// A game history in which every second reversible root turn of `pos` leads back to an
+/// earlier position: the keys of those children, each followed by the root's own key (so the
+/// sides to move alternate as in a game), the last child just before the root. (A child
+/// after an irreversible turn cannot have been seen before.)
 fn history_of_every_second_child<P: Searchable>(pos: &P) -> Vec<u64> {
     let mut moves = Vec::new();
     pos.all_candidates(&mut moves);
     let children: Vec<u64> = moves
         .iter()
+        .filter(|&&m| pos.after(m).reversible_plies() > 0)
         .step_by(2)
         .map(|&m| pos.after(m).key())
         .collect();
@@ -349,16 +357,19 @@ fn restricted<P: Searchable>(pos: &P, history: &[u64], allowed: &[WireMove], dep
 const AHEAD: &str = "kp4P/1p4W/1p3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
 
 #[test]
-fn a_turn_back_into_the_game_history_scores_as_a_draw() {
+fn a_turn_back_into_the_game_history_scores_as_a_repetition() {
     // White is two pieces up; its best turn without a history, made a return to an earlier
-    // position of the game, scores 0 and is avoided.
+    // position of the game, scores as half of that position's static score less the
+    // contempt, and is avoided, but the side ahead still sees it as better than a draw.
     let pos = pagan_pos(AHEAD);
     let free = restricted(&pos, &[], &[], 5);
     assert!(free.score > 100, "{free:?}");
     let best = free.mv.clone();
-    let back = pos.after(pos.read_wire(&best).unwrap()).key();
+    let after = pos.after(pos.read_wire(&best).unwrap());
+    let back = after.key();
     let only_best = restricted(&pos, &[back], std::slice::from_ref(&best), 5);
-    assert_eq!(only_best.score, 0);
+    assert_eq!(only_best.score, -(after.evaluate() / 2 + 20));
+    assert!(only_best.score > 0 && only_best.score < free.score);
     let without = restricted(&pos, &[], std::slice::from_ref(&best), 5);
     assert_eq!(without.score, free.score);
     let with = restricted(&pos, &[back], &[], 5);

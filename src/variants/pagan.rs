@@ -140,6 +140,58 @@ pub const STEP: [[u8; 8]; SQUARES] = step_table(false);
 /// Steps of the Pagan, across the bridge.
 pub const PAGAN_STEP: [[u8; 8]; SQUARES] = step_table(true);
 
+/// The bit of a frame square in a [`u128`] bitboard.
+pub const fn bit(sq: u8) -> u128 {
+    1u128 << sq
+}
+
+/// Bitboards of the squares a king (0), an alchemist (1) and a wazir's single step (2)
+/// reach from each square, holes and the bridge left out.
+const fn reach_table(which: u8) -> [u128; SQUARES] {
+    let mut table = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 7) as i8, (sq / 7) as i8 + 1);
+        if exists(f, r) {
+            let mut d = 0;
+            while d < 8 {
+                let (df, dr) = DIRS[d];
+                let diagonal = df != 0 && dr != 0;
+                let one = STEP[sq][d];
+                let wanted = match which {
+                    0 => true,
+                    1 => diagonal,
+                    _ => !diagonal,
+                };
+                if wanted && one != NO {
+                    table[sq] |= bit(one);
+                }
+                if which == 1 && diagonal && exists(f + 2 * df, r + 2 * dr) {
+                    table[sq] |= bit(index(f + 2 * df, r + 2 * dr));
+                }
+                d += 1;
+            }
+        }
+        sq += 1;
+    }
+    table
+}
+
+const KING_REACH: [u128; SQUARES] = reach_table(0);
+const ALCHEMIST_REACH: [u128; SQUARES] = reach_table(1);
+const WAZIR_STEPS: [u128; SQUARES] = reach_table(2);
+
+/// Occupancy bitboards of a position (bit [`bit`] of a frame index), for the evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Occupancy {
+    /// Every piece.
+    pub(crate) all: u128,
+    /// Each side's pieces, by [`Side::index`].
+    pub(crate) side: [u128; 2],
+    /// Kings on the dead board (royal: never captured).
+    pub(crate) royal: u128,
+}
+
 /// Whether a frame square is on the dead board.
 pub const fn is_dead(sq: u8) -> bool {
     sq < 28
@@ -215,12 +267,53 @@ pub use crate::board::FenError;
 pub use crate::rules::{End, Refusal};
 
 /// A Pagan Chess position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at what a FEN writes, not at [`Position::reversible_plies`].
+#[derive(Clone, Debug)]
 pub struct Position {
     board: [Option<Piece>; SQUARES],
     to_move: Side,
     halfmove: u32,
     fullmove: u32,
+    /// Plies since the last irreversible move, at least (`u32::MAX` from a FEN: unknown).
+    reversible: u32,
+    /// The board again as bitboards: White's pieces, Black's, then the wazirs, alchemists,
+    /// Pagans and pawns of both (the kings are the rest).
+    bits: [u128; 6],
+}
+
+/// The slot of a kind among [`Position`]'s bitboards (none for the king).
+const fn kind_slot(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::King => None,
+        Kind::Wazir => Some(2),
+        Kind::Alchemist => Some(3),
+        Kind::Pagan => Some(4),
+        Kind::Pawn => Some(5),
+    }
+}
+
+/// The dead board's squares.
+const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.to_move == other.to_move
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.to_move.hash(state);
+        self.halfmove.hash(state);
+        self.fullmove.hash(state);
+    }
 }
 
 impl Position {
@@ -257,6 +350,8 @@ impl Position {
             to_move: Side::White,
             halfmove: 0,
             fullmove: 1,
+            reversible: u32::MAX,
+            bits: [0; 6],
         };
         let frame = geometry();
         crate::board::read_board(&frame, fields[0], |square, c| {
@@ -273,6 +368,7 @@ impl Position {
             };
             let i = frame.index(square).expect("a square of the frame");
             pos.board[i] = Some(Piece { kind, side });
+            pos.set_bit(Piece { kind, side }, i as u8, true);
             Ok(())
         })?;
         for side in [Side::White, Side::Black] {
@@ -449,15 +545,20 @@ impl Position {
         let mut piece = next.board[usize::from(mv.from)]
             .take()
             .expect("a piece to move");
+        next.set_bit(piece, mv.from, false);
         let victim_sq = match self.at(mv.to) {
             Some(_) => Some(mv.to),
             None => self.withdrawal_victim(mv),
         };
         let victim = victim_sq.and_then(|sq| next.board[usize::from(sq)].take());
+        if let (Some(v), Some(sq)) = (victim, victim_sq) {
+            next.set_bit(v, sq, false);
+        }
         if let Some(kind) = mv.promotion {
             piece.kind = kind;
         }
         next.board[usize::from(mv.to)] = Some(piece);
+        next.set_bit(piece, mv.to, true);
         if let (Some(v), Some(sq)) = (victim, victim_sq)
             && !is_dead(sq)
         {
@@ -467,12 +568,25 @@ impl Position {
                 .find(|&&q| next.board[usize::from(q)].is_none())
             {
                 next.board[usize::from(free)] = Some(v);
+                next.set_bit(v, free, true);
             }
         }
         next.halfmove = if victim.is_some() || piece.kind == Kind::Pawn || mv.promotion.is_some() {
             0
         } else {
             self.halfmove + 1
+        };
+        // Irreversible: whatever lowers, for good, the number of pieces in the game, of live
+        // pieces but Pagans (only a Pagan comes back from the dead board), of pawns, or the
+        // steps pawns have left. A captured live Pagan can walk back, so taking one is not.
+        let irreversible = match (victim, victim_sq) {
+            (Some(v), Some(sq)) => is_dead(sq) || v.kind != Kind::Pagan,
+            _ => piece.kind == Kind::Pawn || mv.promotion.is_some(),
+        } || mv.promotion.is_some();
+        next.reversible = if irreversible {
+            0
+        } else {
+            self.reversible.saturating_add(1)
         };
         if self.to_move == Side::Black {
             next.fullmove += 1;
@@ -481,60 +595,85 @@ impl Position {
         next
     }
 
+    /// At least the number of plies since the last irreversible move: no position further
+    /// back can recur (`u32::MAX` when unknown, as after a FEN).
+    pub fn reversible_plies(&self) -> u32 {
+        self.reversible
+    }
+
     /// The square of a side's king when it is on the dead board.
     pub(crate) fn dead_king(&self, side: Side) -> Option<u8> {
-        (0..28u8).find(|&sq| {
-            self.at(sq)
-                == Some(Piece {
-                    kind: Kind::King,
-                    side,
-                })
-        })
+        let dead = self.pieces(side, Kind::King) & DEAD_SQUARES;
+        (dead != 0).then(|| dead.trailing_zeros() as u8)
+    }
+
+    /// The bitboard of a side's pieces of a kind.
+    pub(crate) fn pieces(&self, side: Side, kind: Kind) -> u128 {
+        let own = self.bits[side.index()];
+        match kind_slot(kind) {
+            Some(k) => own & self.bits[k],
+            None => own & !(self.bits[2] | self.bits[3] | self.bits[4] | self.bits[5]),
+        }
+    }
+
+    /// Puts a piece's bits on a square or takes them off.
+    fn set_bit(&mut self, piece: Piece, sq: u8, on: bool) {
+        let slots = [Some(piece.side.index()), kind_slot(piece.kind)];
+        for &slot in slots.iter().flatten() {
+            if on {
+                self.bits[slot] |= bit(sq);
+            } else {
+                self.bits[slot] &= !bit(sq);
+            }
+        }
     }
 
     /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
     pub fn attacked(&self, target: u8, side: Side) -> bool {
         let them = side.opponent();
-        let enemy =
-            |sq: u8, kind: Kind| sq != NO && self.at(sq) == Some(Piece { kind, side: them });
         let t = usize::from(target);
+        let enemy = |kind: Kind| self.pieces(them, kind);
+        // The king, the alchemist and the wazir's step reach back along their own patterns.
+        if KING_REACH[t] & enemy(Kind::King) != 0
+            || ALCHEMIST_REACH[t] & enemy(Kind::Alchemist) != 0
+            || WAZIR_STEPS[t] & enemy(Kind::Wazir) != 0
+        {
+            return true;
+        }
+        // Pawns capture sideways: a pawn one rank up or down on the same file.
+        let pawns = enemy(Kind::Pawn);
+        if [1, 6]
+            .iter()
+            .any(|&d| STEP[t][d] != NO && pawns & bit(STEP[t][d]) != 0)
+        {
+            return true;
+        }
+        let wazirs = enemy(Kind::Wazir);
+        let pagans = enemy(Kind::Pagan);
+        if wazirs == 0 && pagans == 0 {
+            return false;
+        }
         for d in 0..8 {
-            let one = STEP[t][d];
-            if enemy(one, Kind::King) {
-                return true;
-            }
-            if DIAGONAL.contains(&d) && enemy(one, Kind::Alchemist) {
-                return true;
-            }
-            if ORTHOGONAL.contains(&d) {
-                if enemy(one, Kind::Wazir) {
-                    return true;
-                }
-                if one != NO && self.empty(one) && enemy(STEP[usize::from(one)][d], Kind::Wazir) {
-                    return true;
+            if wazirs != 0 && ORTHOGONAL.contains(&d) {
+                let one = STEP[t][d];
+                if one != NO && self.empty(one) {
+                    let two = STEP[usize::from(one)][d];
+                    if two != NO && wazirs & bit(two) != 0 {
+                        return true;
+                    }
                 }
             }
             // A Pagan adjacent (across the bridge too) that can withdraw: the square one step
             // directly away from the target exists and is empty.
             let pagan_sq = PAGAN_STEP[t][d];
-            if enemy(pagan_sq, Kind::Pagan) {
+            if pagan_sq != NO && pagans & bit(pagan_sq) != 0 {
                 let away = PAGAN_STEP[usize::from(pagan_sq)][d];
                 if away != NO && self.empty(away) {
                     return true;
                 }
             }
         }
-        for d in DIAGONAL {
-            let (f, r) = (
-                (target % 7) as i8 + 2 * DIRS[d].0,
-                (target / 7) as i8 + 1 + 2 * DIRS[d].1,
-            );
-            if exists(f, r) && enemy(index(f, r), Kind::Alchemist) {
-                return true;
-            }
-        }
-        // Pawns capture sideways: a pawn one rank up or down on the same file.
-        [1, 6].iter().any(|&d| enemy(STEP[t][d], Kind::Pawn))
+        false
     }
 
     /// Whether the side to move's king stands on the dead board under attack.
@@ -561,12 +700,17 @@ impl Position {
 
     /// Appends the pseudo-legal moves of the side to move.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        let me = self.to_move;
-        for sq in 0..SQUARES as u8 {
-            if self.at(sq).is_some_and(|p| p.side == me) {
-                self.piece_moves(sq, out);
-            }
+        let mut own = self.side_bits(self.to_move);
+        while own != 0 {
+            let sq = own.trailing_zeros() as u8;
+            own &= own - 1;
+            self.piece_moves(sq, out);
         }
+    }
+
+    /// The bitboard of a side's pieces.
+    fn side_bits(&self, side: Side) -> u128 {
+        self.bits[side.index()]
     }
 
     /// Whether a pseudo-legal move of the side to move leaves its dead king safe.
@@ -578,8 +722,80 @@ impl Position {
         })
     }
 
-    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move (for
-    /// the evaluation); a promotion counts once.
+    /// The occupancy bitboards.
+    pub(crate) fn occupancy(&self) -> Occupancy {
+        let side = [self.side_bits(Side::White), self.side_bits(Side::Black)];
+        let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
+        Occupancy {
+            all: side[0] | side[1],
+            side,
+            royal: kings & DEAD_SQUARES,
+        }
+    }
+
+    /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
+    /// counted without generating them (a promotion once).
+    pub(crate) fn piece_mobility(sq: u8, piece: Piece, occ: &Occupancy) -> i32 {
+        let s = usize::from(sq);
+        let me = piece.side.index();
+        let land = !occ.side[me] & !occ.royal;
+        let empty = |q: u8| occ.all & bit(q) == 0;
+        let count = match piece.kind {
+            Kind::King => 0,
+            Kind::Alchemist => (ALCHEMIST_REACH[s] & land).count_ones(),
+            Kind::Wazir => {
+                let mut n = (WAZIR_STEPS[s] & land).count_ones();
+                for d in ORTHOGONAL {
+                    let one = STEP[s][d];
+                    if one != NO && empty(one) {
+                        let two = STEP[usize::from(one)][d];
+                        if two != NO && land & bit(two) != 0 {
+                            n += 1;
+                        }
+                    }
+                }
+                n
+            }
+            Kind::Pagan => {
+                let mut n = 0;
+                for (d, &one) in PAGAN_STEP[s].iter().enumerate() {
+                    if one == NO || !empty(one) {
+                        continue;
+                    }
+                    n += 1;
+                    let two = PAGAN_STEP[usize::from(one)][d];
+                    if two != NO && empty(two) {
+                        n += 1;
+                    }
+                }
+                n
+            }
+            Kind::Pawn => {
+                let forward = if piece.side == Side::White { 4 } else { 3 };
+                let to = STEP[s][forward];
+                let mut n = u32::from(to != NO && empty(to));
+                let prey = occ.side[1 - me] & !occ.royal;
+                for d in [1, 6] {
+                    let to = STEP[s][d];
+                    if to != NO && prey & bit(to) != 0 {
+                        n += 1;
+                    }
+                }
+                n
+            }
+        };
+        count as i32
+    }
+
+    /// The squares a king (no crossing) steps to from `sq`.
+    pub(crate) fn king_reach(sq: u8) -> u128 {
+        KING_REACH[usize::from(sq)]
+    }
+
+    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move, by
+    /// generating them (the reference for `Position::piece_mobility`); a promotion counts
+    /// once.
+    #[cfg(test)]
     pub(crate) fn mobility(&self, side: Side, scratch: &mut Vec<Move>) -> i32 {
         scratch.clear();
         for sq in 0..SQUARES as u8 {
@@ -605,7 +821,7 @@ impl Position {
     }
 
     pub(crate) fn bare_kings(&self) -> bool {
-        self.board.iter().flatten().all(|p| p.kind == Kind::King)
+        self.bits[2..].iter().all(|&x| x == 0)
     }
 
     /// The end of the game, if it has ended.
@@ -812,6 +1028,80 @@ mod tests {
             .map(|&s| geometry().square(usize::from(s)).to_string())
             .collect();
         assert_eq!(names[..4], ["b4", "b3", "c4", "c3"]);
+    }
+
+    /// Positions of random games from the start (a fixed seed), every ply of them.
+    fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::start();
+            for _ in 0..plies {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let i = rng.below(moves.len() as u64) as usize;
+                pos = pos.play(moves[i]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn bitboards_match_the_board_and_count_the_generated_moves() {
+        let mut scratch = Vec::new();
+        let mut dead_pieces = 0;
+        for pos in random_positions(40, 200) {
+            for (sq, p) in pos.board.iter().enumerate() {
+                for side in [Side::White, Side::Black] {
+                    for &(kind, _) in &KINDS {
+                        let on = pos.pieces(side, kind) & bit(sq as u8) != 0;
+                        assert_eq!(on, *p == Some(Piece { kind, side }), "{}", pos.fen());
+                    }
+                }
+            }
+            let occ = pos.occupancy();
+            for side in [Side::White, Side::Black] {
+                let counted: i32 = (0..SQUARES as u8)
+                    .filter_map(|sq| pos.at(sq).map(|p| (sq, p)))
+                    .filter(|(_, p)| p.side == side)
+                    .map(|(sq, p)| Position::piece_mobility(sq, p, &occ))
+                    .sum();
+                assert_eq!(counted, pos.mobility(side, &mut scratch), "{}", pos.fen());
+            }
+            dead_pieces += (0..28u8).filter(|&sq| pos.at(sq).is_some()).count();
+        }
+        assert!(dead_pieces > 1000, "the games reach the dead board");
+    }
+
+    #[test]
+    fn reversible_plies_count_from_the_last_irreversible_move() {
+        let pos = Position::start();
+        assert_eq!(pos.reversible_plies(), u32::MAX, "unknown after a FEN");
+        let play = |pos: &Position, text: &str| {
+            let mv = crate::notation::parse_move(text).unwrap();
+            pos.play(pos.parse_move(&mv).unwrap())
+        };
+        let pawn = play(&pos, "f7e7");
+        assert_eq!(pawn.reversible_plies(), 0, "a pawn step");
+        let quiet = play(&play(&pawn, "a8b8"), "g10f10");
+        assert_eq!(quiet.reversible_plies(), 2);
+        // A live Pagan taken goes to the dead board and can walk back: reversible. A wazir
+        // taken stays dead: irreversible.
+        let fen = "k6/7/2G4/2g3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let pagan = Position::from_fen(fen).unwrap();
+        let took_pagan = play(&pagan, "c9c10");
+        assert!(
+            took_pagan.at(index(1, 4)).is_some(),
+            "the black Pagan is dead"
+        );
+        assert_eq!(took_pagan.reversible_plies(), u32::MAX);
+        let fen = "k6/7/2G4/2w3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let took_wazir = play(&Position::from_fen(fen).unwrap(), "c9c10");
+        assert_eq!(took_wazir.reversible_plies(), 0);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! withdrawal) as the noisy ones, and an evaluation of material (live, dead, and a dead Pagan
 //! that may come back), the safety of a dead king, and where a captured king would reincarnate.
 
-use super::pagan::{Kind, Move, Piece, Position, SQUARES, STEP, is_dead};
+use super::pagan::{Kind, Move, Piece, Position, SQUARES, is_dead};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN, zobrist_keys};
 use crate::variant::Side;
@@ -28,6 +28,28 @@ fn kind_index(kind: Kind) -> usize {
         Kind::Alchemist => 2,
         Kind::Pagan => 3,
         Kind::Pawn => 4,
+    }
+}
+
+/// The worth of a piece of material on `sq`: a live pawn by how far it has stepped; a Pagan
+/// nearly as much on the dead board as here (it walks back, and only there can it be taken for
+/// good), as much once the enemy king is dead and has to be mated there; any other dead piece
+/// plays on the dead board only.
+fn worth(piece: Piece, sq: u8, hunting: bool) -> i32 {
+    let v = value(piece.kind);
+    match (piece.kind, is_dead(sq)) {
+        (Kind::King, _) => 0,
+        (Kind::Pagan, true) if hunting => v,
+        (Kind::Pagan, true) => v - 50,
+        (Kind::Pawn, false) => {
+            let file = usize::from(sq % 7);
+            v + match piece.side {
+                Side::White => PAWN_ADVANCE[6 - file],
+                Side::Black => PAWN_ADVANCE[file],
+            }
+        }
+        (_, false) => v,
+        (_, true) => v * 2 / 5,
     }
 }
 
@@ -91,78 +113,65 @@ impl Searchable for Position {
 
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
-        let mut totals = [0i32; 2];
+        let occ = self.occupancy();
         let mut kings = [None; 2];
-        let mut dead = [[0u8; 8]; 2];
-        let mut dead_count = [0usize; 2];
-        for sq in 0..SQUARES as u8 {
-            let Some(p) = self.at(sq) else { continue };
-            let s = p.side.index();
-            let v = value(p.kind);
-            totals[s] += if !is_dead(sq) {
-                let file = i32::from(sq % 7);
-                match (p.kind, p.side) {
-                    (Kind::Pawn, Side::White) => v + PAWN_ADVANCE[(6 - file) as usize],
-                    (Kind::Pawn, Side::Black) => v + PAWN_ADVANCE[file as usize],
-                    _ => v,
-                }
-            } else if p.kind == Kind::Pagan {
-                v * 3 / 5
-            } else {
-                v * 2 / 5
-            };
-            if p.kind == Kind::King {
-                kings[s] = Some(sq);
-            } else if is_dead(sq) && dead_count[s] < 8 {
-                dead[s][dead_count[s]] = sq;
-                dead_count[s] += 1;
-            }
-        }
-        let mut scratch = Vec::with_capacity(64);
+        // Every piece but the kings, by side: (square, piece).
+        let mut pieces = [[(0u8, None::<Piece>); 20]; 2];
+        let mut counts = [0usize; 2];
         for side in [Side::White, Side::Black] {
             let s = side.index();
-            totals[s] += 4 * self.mobility(side, &mut scratch);
-            // Pressure on the enemy king: a live one by pieces around it, a dead one by the
-            // Pagan, the one live piece that can cross over to help mate it.
-            let Some(target) = kings[1 - s] else { continue };
-            for sq in 0..SQUARES as u8 {
-                let Some(p) = self.at(sq) else { continue };
-                if p.side != side || p.kind == Kind::King {
-                    continue;
-                }
-                if is_dead(target) {
-                    if p.kind == Kind::Pagan {
-                        totals[s] += 25 * (5 - pagan_distance(sq, target)).max(0);
-                    } else if is_dead(sq) {
-                        totals[s] += 12 * (4 - distance(sq, target)).max(0);
-                    }
-                } else if !is_dead(sq) {
-                    totals[s] += 5 * (3 - distance(sq, target)).max(0);
+            let king = self.pieces(side, Kind::King);
+            kings[s] = (king != 0).then(|| king.trailing_zeros() as u8);
+            for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan, Kind::Pawn] {
+                let mut b = self.pieces(side, kind);
+                while b != 0 && counts[s] < 20 {
+                    let sq = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    pieces[s][counts[s]] = (sq, Some(Piece { kind, side }));
+                    counts[s] += 1;
                 }
             }
         }
+        let mut totals = [0i32; 2];
         for side in [Side::White, Side::Black] {
             let s = side.index();
             let o = 1 - s;
-            let near = |sq: u8, reach: i32| {
-                dead[o][..dead_count[o]]
-                    .iter()
-                    .filter(|&&d| distance(d, sq) <= reach)
-                    .count() as i32
-            };
+            let own = &pieces[s][..counts[s]];
+            // Once the enemy king is dead, the game is the mate on the dead board: Pagans
+            // are as good there as here, and the moves of the live pieces matter little.
+            let hunting = kings[o].filter(|&k| is_dead(k));
+            let mobility_weight = if hunting.is_some() { 1 } else { 4 };
+            for &(sq, p) in own {
+                let Some(p) = p else { continue };
+                totals[s] += worth(p, sq, hunting.is_some())
+                    + mobility_weight * Position::piece_mobility(sq, p, &occ);
+            }
+            match (hunting, kings[o]) {
+                (Some(target), _) => totals[s] += self.hunt(side, target, own),
+                (None, Some(target)) => {
+                    // Pressure on the live enemy king: pieces around it.
+                    for &(sq, _) in own {
+                        if !is_dead(sq) {
+                            totals[s] += 6 * (4 - distance(sq, target)).max(0);
+                        }
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
             let Some(king) = kings[s] else { continue };
-            if is_dead(king) {
-                // Royal on the dead board: mate loses. Enemy pieces near it and few free
-                // squares around it make mate likely.
-                let free = STEP[usize::from(king)]
-                    .iter()
-                    .filter(|&&q| q != u8::MAX && self.at(q).is_none())
-                    .count() as i32;
-                let checked = if self.attacked(king, side) { 60 } else { 0 };
-                totals[s] -= 150 + 30 * near(king, 2) + 10 * (8 - free) + checked;
-            } else {
-                // Where it would reincarnate if taken, and whether it can be taken now.
-                let danger = self.next_slot(side).map_or(0, |slot| near(slot, 2));
+            if !is_dead(king) {
+                // Where it would reincarnate if taken (near enemy dead pieces is worse), and
+                // whether it can be taken now.
+                let enemy_dead = &pieces[1 - s][..counts[1 - s]];
+                let danger = self.next_slot(side).map_or(0, |slot| {
+                    enemy_dead
+                        .iter()
+                        .filter(|&&(d, _)| is_dead(d) && distance(d, slot) <= 2)
+                        .count() as i32
+                });
                 let attacked = self.attacked(king, side);
                 totals[s] -= 8 * danger + if attacked { 40 + 20 * danger } else { 0 };
             }
@@ -170,11 +179,26 @@ impl Searchable for Position {
         totals[me.index()] - totals[me.opponent().index()] + 10
     }
 
+    fn reversible_plies(&self) -> u32 {
+        Position::reversible_plies(self)
+    }
+
     fn key(&self) -> u64 {
         let mut key = 0;
-        for sq in 0..SQUARES as u8 {
-            if let Some(p) = self.at(sq) {
-                key ^= KEYS[(p.side.index() * 5 + kind_index(p.kind)) * SQUARES + usize::from(sq)];
+        for side in [Side::White, Side::Black] {
+            for kind in [
+                Kind::King,
+                Kind::Wazir,
+                Kind::Alchemist,
+                Kind::Pagan,
+                Kind::Pawn,
+            ] {
+                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
+                let mut b = self.pieces(side, kind);
+                while b != 0 {
+                    key ^= KEYS[base + b.trailing_zeros() as usize];
+                    b &= b - 1;
+                }
             }
         }
         if self.side_to_move() == Side::Black {
@@ -209,6 +233,41 @@ impl Searchable for Position {
 }
 
 impl Position {
+    /// What `side` has toward mating the enemy king, dead on `target`: the king itself dead
+    /// (mate is possible at all), its Pagans near it (they cross the bridge, which has zero
+    /// width for them), its dead pieces near it, and the king's few safe squares (its own
+    /// pieces block them, `side` covers them, the edges and corners of the dead board have
+    /// fewer) and check. Each term grows as the net closes, so the search sees progress.
+    fn hunt(&self, side: Side, target: u8, own: &[(u8, Option<Piece>)]) -> i32 {
+        let mut score = 250;
+        for &(sq, p) in own {
+            let Some(p) = p else { continue };
+            if p.kind == Kind::Pagan {
+                score += 24 * (9 - pagan_distance(sq, target)).max(0);
+            } else if is_dead(sq) {
+                score += 12 * (5 - distance(sq, target)).max(0);
+            }
+        }
+        let them = side.opponent();
+        let mut reach = Position::king_reach(target);
+        let mut safe = 0;
+        while reach != 0 {
+            let q = reach.trailing_zeros() as u8;
+            reach &= reach - 1;
+            let blocked = self
+                .at(q)
+                .is_some_and(|p| p.side == them || p.kind == Kind::King);
+            if !blocked && !self.attacked(q, them) {
+                safe += 1;
+            }
+        }
+        score += 30 * (8 - safe);
+        if self.attacked(target, them) {
+            score += 40;
+        }
+        score
+    }
+
     /// The piece a move captures (by landing or by withdrawal) and its square.
     fn victim(&self, mv: Move) -> Option<(Piece, u8)> {
         if let Some(p) = self.at(mv.to) {
