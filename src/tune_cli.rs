@@ -101,7 +101,7 @@ fn read_games(
         };
         let mut position = match header("FEN") {
             Some(fen) => Position::from_fen(rules, fen)
-                .map_err(|e| format!("game {}: bad FEN: {}", index + 1, e.0))?,
+                .map_err(|e| format!("game {}: bad FEN: {}", index + 1, e))?,
             None => Position::start(rules),
         };
         *games += 1;
@@ -149,7 +149,7 @@ fn read_games(
                 .and_then(|m| {
                     position
                         .parse_turn(&m)
-                        .map_err(|e| format!("game {}: '{token}': {}", index + 1, e.0))
+                        .map_err(|e| format!("game {}: '{token}': {}", index + 1, e))
                 })?;
             position = position.play(turn);
             ply += 1;
