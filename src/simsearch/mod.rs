@@ -116,6 +116,8 @@ pub struct Searcher<'a> {
     spare: Vec<(Vec<Move>, Vec<Move>)>,
     /// The first mover's best move at the top of the last serialized search.
     serial_best: Option<Move>,
+    /// Exact values of small positions (`crate::tablebase`), probed at every node.
+    tables: crate::tablebase::Tables,
 }
 
 impl<'a> Searcher<'a> {
@@ -133,6 +135,7 @@ impl<'a> Searcher<'a> {
             next_poll: 0,
             spare: Vec::new(),
             serial_best: None,
+            tables: crate::tablebase::active(),
         }
     }
 
@@ -166,6 +169,10 @@ impl<'a> Searcher<'a> {
     fn leaf(&mut self, pos: &Position, depth: u32) -> Option<f64> {
         self.stats.nodes += 1;
         if let Some(v) = eval::terminal(pos) {
+            return Some(v);
+        }
+        // Inside the tablebase the value is exact at any depth.
+        if let Some(v) = self.tables.probe(pos) {
             return Some(v);
         }
         if depth == 0 {

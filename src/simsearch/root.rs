@@ -58,6 +58,12 @@ impl Searcher<'_> {
         }
         self.started = Instant::now();
         self.aborted = false;
+        // Inside the tablebase: the equilibrium of the root's matrix game over the table's
+        // exact values, without a search.
+        if let Some(found) = self.table_root(pos, &white, &black) {
+            report(&found);
+            return Some(found);
+        }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut found: Option<Analysis> = None;
         let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
@@ -115,6 +121,34 @@ impl Searcher<'_> {
         found.stats = self.stats();
         found.micros = self.started.elapsed().as_micros() as u64;
         Some(found)
+    }
+}
+
+impl Searcher<'_> {
+    /// The root analysis of a position inside the tablebase (depth 1, exact value).
+    fn table_root(&mut self, pos: &Position, white: &[Move], black: &[Move]) -> Option<Analysis> {
+        let sol = self.tables.get(pos.rules())?.solve_root(pos, white, black)?;
+        self.stats.nodes += 1;
+        let support = |moves: &[Move], p: &[f64]| {
+            let mut s: Vec<(Move, f64)> = moves
+                .iter()
+                .zip(p)
+                .filter(|(_, p)| **p > 0.0)
+                .map(|(&m, &p)| (m, p))
+                .collect();
+            s.sort_by(|a, b| b.1.total_cmp(&a.1));
+            s
+        };
+        let (ws, bs) = (support(white, &sol.rows), support(black, &sol.cols));
+        Some(Analysis {
+            depth: 1,
+            value: sol.value,
+            pv: vec![(ws.first()?.0, bs.first()?.0)],
+            white: ws,
+            black: bs,
+            stats: self.stats(),
+            micros: self.started.elapsed().as_micros() as u64,
+        })
     }
 }
 
