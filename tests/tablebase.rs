@@ -61,7 +61,11 @@ fn sample(t: &Tablebase, rng: &mut Rng, mixed: usize, random: usize) -> Vec<Posi
             out.push(pos);
         }
     }
-    assert!(out.len() == mixed, "found only {} mixed positions", out.len());
+    assert!(
+        out.len() == mixed,
+        "found only {} mixed positions",
+        out.len()
+    );
     while out.len() < mixed + random {
         let s = sigs[rng.below(sigs.len() as u64) as usize];
         let n = t.signature_values(s).unwrap().len() as u64;
@@ -94,7 +98,10 @@ fn values_agree_with_the_python_solver() {
             requests += &format!("{} {}\n", rules_name(*r), with_penalties(&pos, &mut rng));
         }
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/tablebase_ref.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/tablebase_ref.py"
+    );
     let child = Command::new("python3")
         .arg(script)
         .stdin(Stdio::piped())
@@ -136,7 +143,10 @@ fn values_agree_with_the_python_solver() {
             fresh = false;
         }
         if let Some(status) = line.split(' ').next().filter(|w| w.ends_with("converged")) {
-            assert_eq!(status, "converged", "the Python solver did not converge: {line}");
+            assert_eq!(
+                status, "converged",
+                "the Python solver did not converge: {line}"
+            );
             blocks += 1;
             fresh = true;
             continue;

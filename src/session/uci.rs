@@ -127,6 +127,7 @@ impl Session {
                     crate::search::Table::MAX_MIB
                 ));
                 out.push("option name Clear Hash type button".to_string());
+                out.push("option name TablebasePath type string default <empty>".to_string());
                 // Declared because GUIs and python-chess send them unasked; the true ranges
                 // of a one-thread, one-line search (see uci.md).
                 out.push("option name Threads type spin default 1 min 1 max 1".to_string());

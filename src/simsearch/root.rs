@@ -127,7 +127,10 @@ impl Searcher<'_> {
 impl Searcher<'_> {
     /// The root analysis of a position inside the tablebase (depth 1, exact value).
     fn table_root(&mut self, pos: &Position, white: &[Move], black: &[Move]) -> Option<Analysis> {
-        let sol = self.tables.get(pos.rules())?.solve_root(pos, white, black)?;
+        let sol = self
+            .tables
+            .get(pos.rules())?
+            .solve_root(pos, white, black)?;
         self.stats.nodes += 1;
         let support = |moves: &[Move], p: &[f64]| {
             let mut s: Vec<(Move, f64)> = moves

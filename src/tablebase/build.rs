@@ -185,7 +185,9 @@ fn solve_signature(
         if inside {
             nodes.push((i as u32, white.len() as u16, black.len() as u16, start));
         } else {
-            let v = solver.solve(&cells[start..], white.len(), black.len()).value;
+            let v = solver
+                .solve(&cells[start..], white.len(), black.len())
+                .value;
             values[base + i as usize] = v;
             cells.truncate(start);
             st.direct += 1;
@@ -281,13 +283,13 @@ fn solve_signature(
         }
         st.sweeps += 1;
         st.residual = residual;
-        if st.sweeps % 100 == 0 {
+        if st.sweeps.is_multiple_of(100) {
             log::info!("{sig:?}: sweep {}, residual {residual:.2e}", st.sweeps);
         }
         if residual <= TOLERANCE || st.sweeps >= max_sweeps {
             break;
         }
-        if st.sweeps % EXTRAPOLATE == 0 {
+        if st.sweeps.is_multiple_of(EXTRAPOLATE) {
             for k in 0..nodes.len() {
                 let (d, p) = (delta[k], before[k]);
                 if d != 0.0 && p != 0.0 && d.signum() == p.signum() && d.abs() < p.abs() {

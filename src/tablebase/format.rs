@@ -86,10 +86,7 @@ pub fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
 /// truncated or too long, a bad field, or a checksum that does not match.
 pub fn read(path: &Path) -> Result<Tablebase, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let len = f
-        .metadata()
-        .map_err(|e| format!("cannot read: {e}"))?
-        .len();
+    let len = f.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
     if len > MAX_FILE_BYTES {
         return Err(format!(
             "{len} bytes is more than the largest table read ({MAX_FILE_BYTES})"
@@ -144,7 +141,10 @@ pub fn decode(b: &[u8]) -> Result<Tablebase, String> {
         return Err(format!("piece count {pieces} is not 2 to {MAX_PIECES}"));
     }
     if b[12] != VALUE_BITS {
-        return Err(format!("{}-bit values, this Quill reads {VALUE_BITS}", b[12]));
+        return Err(format!(
+            "{}-bit values, this Quill reads {VALUE_BITS}",
+            b[12]
+        ));
     }
     if b[13] != 1 || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
         return Err("unknown flags or reserved bytes not zero".into());

@@ -35,7 +35,11 @@ const fn binomials() -> [[u64; MAX_PIECES as usize + 1]; SQUARES as usize + 1] {
         c[n][0] = 1;
         let mut k = 1;
         while k <= MAX_PIECES as usize {
-            c[n][k] = if n == 0 { 0 } else { c[n - 1][k - 1] + c[n - 1][k] };
+            c[n][k] = if n == 0 {
+                0
+            } else {
+                c[n - 1][k - 1] + c[n - 1][k]
+            };
             k += 1;
         }
         n += 1;
@@ -139,15 +143,13 @@ impl Footmen {
         let max = max.min(MAX_PIECES);
         let mut sets = vec![Vec::new(); max as usize + 1];
         sets[0].push(0);
-        for k in 1..=max as usize {
-            let mut list = Vec::new();
+        for (k, list) in sets.iter_mut().enumerate().skip(1) {
             for_each_subset(k as u32, &mut |bb| {
                 if bb <= mirror(bb) {
                     list.push(bb);
                 }
             });
             list.sort_unstable();
-            sets[k] = list;
         }
         Footmen { sets }
     }
