@@ -22,6 +22,7 @@ pub mod search;
 pub mod session;
 pub mod simsearch;
 pub mod solver;
+pub mod tablebase;
 pub mod transcript;
 pub mod variant;
 pub mod variants;

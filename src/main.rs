@@ -70,6 +70,8 @@ enum Command {
     /// Solve small Apocalypse endgames exactly and measure how exploitable the search's root
     /// strategy is there (best-response value against the game value, scale 0..1).
     Exploit(ExploitArgs),
+    /// Build, inspect and probe the Apocalypse tablebase (protocol-docs/tablebase.md).
+    Tablebase(quill::tablebase::cli::TablebaseArgs),
 }
 
 #[derive(Debug, Args)]
@@ -180,6 +182,7 @@ fn main() -> ExitCode {
         Some(Command::Merge(args)) => match_cli::run_merge(&args),
         Some(Command::Tune(args)) => tune_cli::run_tune(&args),
         Some(Command::Exploit(args)) => run_exploit(&args),
+        Some(Command::Tablebase(args)) => quill::tablebase::cli::run(&args),
     }
 }
 

@@ -537,7 +537,6 @@ impl Session {
             | CecpCommand::Rating(_)
             | CecpCommand::Ics(_)
             | CecpCommand::Cores(_)
-            | CecpCommand::EgtPath(_)
             | CecpCommand::Nps(_)
             | CecpCommand::Otim(_)
             | CecpCommand::Put(_)
@@ -600,6 +599,14 @@ impl Session {
                     limits: self.cecp.clock.limits(),
                 };
                 self.start(job, Purpose::CecpHint, out);
+            }
+            // `egtpath quill PATH`: the Apocalypse tablebase (tablebase.md); other types ignored.
+            CecpCommand::EgtPath(text) => {
+                if let Some(path) = text.strip_prefix("quill ")
+                    && let Err(e) = self.core.set_option("TablebasePath", Some(path))
+                {
+                    Self::cecp_error(out, e, format!("egtpath {text}"));
+                }
             }
             CecpCommand::Option { name, value } => {
                 if let Err(e) = self.core.set_option(&name, value.as_deref()) {

@@ -250,6 +250,11 @@ impl Core {
                     .map_err(|_| format!("Hash needs a whole number of MiB, got '{value}'"))?;
                 self.set_hash(mib)
             }
+            // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
+            "tablebasepath" => {
+                crate::tablebase::set_active(crate::tablebase::Tables::load(value)?);
+                Ok(())
+            }
             "sealedcommit" => {
                 self.options.commit = check(name, value)?;
                 Ok(())

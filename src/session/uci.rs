@@ -475,6 +475,12 @@ fn identification() -> Vec<EngineLine> {
             table(crate::search::Table::MAX_MIB),
         ),
         option("Clear Hash", OptionKind::Button),
+        option(
+            "TablebasePath",
+            OptionKind::Text {
+                default: String::new(),
+            },
+        ),
         // Declared because GUIs and python-chess send them unasked; the true ranges of a
         // one-thread, one-line search (see uci.md).
         spin("Threads", 1, 1, 1),

@@ -28,7 +28,11 @@ pub fn analyse(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Analysis),
 ) -> Option<Analysis> {
+    let tables = crate::tablebase::active();
     let mut s = Searcher::new(limits, stop);
+    if !tables.is_empty() {
+        s = s.with_probe(&tables);
+    }
     s.analyse(pos, white_only, black_only, report)
 }
 
@@ -58,6 +62,12 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         self.started = Instant::now();
         self.aborted = false;
+        // Inside the tablebase: the equilibrium of the root's matrix game over the table's
+        // exact values, without a search.
+        if let Some(found) = self.table_root(pos, &white, &black) {
+            report(&found);
+            return Some(found);
+        }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut found: Option<Analysis<G::Move>> = None;
         let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
@@ -215,7 +225,11 @@ pub fn choose_with_table(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
+    let tables = crate::tablebase::active();
     let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
+    if !tables.is_empty() {
+        s = s.with_probe(&tables);
+    }
     let found = s.analyse(pos, white_only, black_only, &mut |a| {
         progress(to_choice(a, side, 0));
     });
@@ -252,6 +266,41 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         depth: a.depth,
         micros: a.micros,
         pv: pv.iter().map(|(w, b)| format!("{w}|{b}")).collect(),
+    }
+}
+
+impl<G: SealedRules> Searcher<'_, G> {
+    /// The root analysis of a position whose root game the probe solves exactly (a
+    /// tablebase): depth 1, the exact value, the equilibrium strategies.
+    fn table_root(
+        &mut self,
+        pos: &G,
+        white: &[G::Move],
+        black: &[G::Move],
+    ) -> Option<Analysis<G::Move>> {
+        let sol = self.probe?.root(pos, white, black)?;
+        self.stats.nodes += 1;
+        let support = |moves: &[G::Move], p: &[f64]| {
+            let mut s: Vec<(G::Move, f64)> = moves
+                .iter()
+                .zip(p)
+                .filter(|(_, p)| **p > 0.0)
+                .map(|(&m, &p)| (m, p))
+                .collect();
+            s.sort_by(|a, b| b.1.total_cmp(&a.1));
+            s
+        };
+        let (ws, bs) = (support(white, &sol.rows), support(black, &sol.cols));
+        Some(Analysis {
+            depth: 1,
+            value: sol.value,
+            pv: vec![(ws.first()?.0, bs.first()?.0)],
+            white: ws,
+            black: bs,
+            stats: self.stats(),
+            micros: self.started.elapsed().as_micros() as u64,
+            partial: false,
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the sealed search needs of a game: the [`SealedRules`] trait, and the [`Probe`] point
 //! where exact values (a tablebase) enter the search.
 
+use crate::solver::Solution;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
@@ -37,6 +38,13 @@ pub trait SealedRules: Clone {
 pub trait Probe<G>: Sync {
     /// The exact value for White of `pos`, if known.
     fn probe(&self, pos: &G) -> Option<f64>;
+
+    /// The exact equilibrium of the root's matrix game over `white` × `black`, if every cell
+    /// is known: the search then plays it without searching. None by default.
+    fn root(&self, pos: &G, white: &[G::Move], black: &[G::Move]) -> Option<Solution> {
+        let _ = (pos, white, black);
+        None
+    }
 }
 
 impl SealedRules for Position {

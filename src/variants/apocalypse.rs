@@ -182,6 +182,25 @@ impl Position {
         Position::from_fen(rules, START_FEN).expect("the start FEN is valid")
     }
 
+    /// A position from its pieces (bit `rank0 * 5 + file` per square, White first) and
+    /// penalty points, with the counters at their FEN defaults (for the tablebase, which
+    /// enumerates positions). Pieces on two lists at once are the caller's error.
+    pub fn from_parts(
+        rules: Rules,
+        footmen: [u32; 2],
+        horsemen: [u32; 2],
+        penalties: [u8; 2],
+    ) -> Position {
+        Position {
+            rules,
+            footmen: footmen.map(|b| b & ALL),
+            horsemen: horsemen.map(|b| b & ALL),
+            penalties,
+            quiet: 0,
+            turn: 1,
+        }
+    }
+
     /// The rule set.
     pub fn rules(&self) -> Rules {
         self.rules

@@ -1,0 +1,212 @@
+//! `quill tablebase`: build a table, show what one holds, probe positions.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::build::{self, MAX_BUILD_PIECES};
+use super::{SCALE, Tablebase, format};
+use crate::variant::Side;
+use crate::variants::apocalypse::{Position, Rules};
+
+/// Arguments of `quill tablebase`.
+#[derive(Debug, Args)]
+pub struct TablebaseArgs {
+    #[command(subcommand)]
+    command: TablebaseCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TablebaseCommand {
+    /// Solve every Apocalypse position of at most N pieces and write the table.
+    Build(BuildArgs),
+    /// Show a table's header and what its values are, signature by signature.
+    Stats(FileArgs),
+    /// Print the value (for White) and both equilibrium strategies of positions.
+    Probe(ProbeArgs),
+}
+
+/// The rule set of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum VariantName {
+    /// The seed rules.
+    Apocalypse,
+    /// Elliott's rules.
+    ApocalypseClassic,
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    /// The most pieces of a position in the table (both sides together).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_BUILD_PIECES)))]
+    pieces: u32,
+    /// The rule set.
+    #[arg(long, value_enum, default_value_t = VariantName::Apocalypse)]
+    variant: VariantName,
+    /// Full value-iteration sweeps of a signature at most, after its work list (the
+    /// residual reached is printed and stored in the file).
+    #[arg(long, default_value_t = build::MAX_SWEEPS as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_sweeps: u32,
+    /// Where to write the table (default `VARIANT-N.qtb` in the current directory).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct FileArgs {
+    /// A table file.
+    file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// A table file.
+    file: PathBuf,
+    /// Positions (Apocalypse FENs of the table's rule set).
+    #[arg(required = true)]
+    fens: Vec<String>,
+}
+
+/// Runs `quill tablebase`.
+pub fn run(args: &TablebaseArgs) -> ExitCode {
+    let result = match &args.command {
+        TablebaseCommand::Build(a) => run_build(a),
+        TablebaseCommand::Stats(a) => run_stats(a),
+        TablebaseCommand::Probe(a) => run_probe(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("quill tablebase: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn rules_name(r: Rules) -> &'static str {
+    match r {
+        Rules::Seed => "apocalypse",
+        Rules::Classic => "apocalypse-classic",
+    }
+}
+
+fn run_build(a: &BuildArgs) -> Result<(), String> {
+    let rules = match a.variant {
+        VariantName::Apocalypse => Rules::Seed,
+        VariantName::ApocalypseClassic => Rules::Classic,
+    };
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-{}.qtb", rules_name(rules), a.pieces)));
+    let t0 = build::cpu_seconds();
+    let wall = std::time::Instant::now();
+    let built = build::build(rules, a.pieces, a.max_sweeps as usize, &mut |s| {
+        println!(
+            "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
+             {} updates, {} sweeps, residual {:.1e}, {:.2} CPU s",
+            s.signature.wf,
+            s.signature.wh,
+            s.signature.bf,
+            s.signature.bh,
+            s.positions,
+            s.finished,
+            s.direct,
+            s.iterated,
+            s.cells,
+            s.updates,
+            s.sweeps,
+            s.residual,
+            s.cpu_seconds
+        );
+    })?;
+    let bytes = format::write(&built.table, &out)?;
+    println!(
+        "{}: {} pieces, {} positions, residual {:.1e}; {:.2} CPU s ({:.2} s wall); \
+         peak memory {} MiB; wrote {} ({bytes} bytes)",
+        rules_name(rules),
+        a.pieces,
+        built.table.len(),
+        built.table.residual(),
+        build::cpu_seconds() - t0,
+        wall.elapsed().as_secs_f64(),
+        peak_mib(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// The peak resident memory of this process in MiB (Linux `VmHWM`; 0 elsewhere).
+fn peak_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024)
+}
+
+fn run_stats(a: &FileArgs) -> Result<(), String> {
+    let t = format::read(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+    println!(
+        "{}: {}, up to {} pieces, {} signatures, {} positions, residual {:.1e}",
+        a.file.display(),
+        rules_name(t.rules()),
+        t.pieces(),
+        t.signatures().len(),
+        t.len(),
+        t.residual()
+    );
+    println!("signature (WF WH BF BH): positions, White wins, draws, Black wins, other values");
+    let (one, half) = (SCALE as u32, (SCALE / 2.0) as u32);
+    for &s in t.signatures() {
+        let v = t.signature_values(s).expect("a signature of the table");
+        let count = |q: u32| v.iter().filter(|&&x| x == q).count();
+        let (w, d, b) = (count(one), count(half), count(0));
+        println!(
+            "{} {} {} {}: {}, {w}, {d}, {b}, {}",
+            s.wf,
+            s.wh,
+            s.bf,
+            s.bh,
+            v.len(),
+            v.len() - w - d - b
+        );
+    }
+    Ok(())
+}
+
+fn run_probe(a: &ProbeArgs) -> Result<(), String> {
+    let t: Tablebase = format::read(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+    for fen in &a.fens {
+        let pos = Position::from_fen(t.rules(), fen).map_err(|e| format!("{fen}: {}", e.0))?;
+        let Some(v) = t.value(&pos) else {
+            println!("{}: not in the table", pos.fen());
+            continue;
+        };
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        pos.legal_moves(Side::White, &mut white);
+        pos.legal_moves(Side::Black, &mut black);
+        let mut line = format!("{}: value {v:.9}", pos.fen());
+        if let Some(sol) = t.solve_root(&pos, &white, &black) {
+            let show = |moves: &[crate::variants::apocalypse::Move], p: &[f64]| {
+                moves
+                    .iter()
+                    .zip(p)
+                    .filter(|(_, p)| **p > 0.0)
+                    .map(|(m, p)| format!(" {m}:{p:.6}"))
+                    .collect::<String>()
+            };
+            line += &format!(
+                "; White{}; Black{}",
+                show(&white, &sol.rows),
+                show(&black, &sol.cols)
+            );
+        }
+        println!("{line}");
+    }
+    Ok(())
+}

@@ -1,0 +1,213 @@
+//! The table file (`protocol-docs/tablebase.md`, "File format"): a 40-byte header, the
+//! signature list, the values as little-endian `u32`s, and a SHA-256 of everything before it.
+//!
+//! Reading is bounded: the length the header implies must be the file's length, and no more
+//! than [`MAX_FILE_BYTES`] is ever read; every field is checked, so a wrong, corrupt or
+//! truncated file gives an error naming what is wrong, never a panic.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::index::{MAX_PIECES, Signature};
+use super::{SCALE, Tablebase};
+use crate::variants::apocalypse::Rules;
+
+/// The first 8 bytes of a table file.
+pub const MAGIC: &[u8; 8] = b"QUILLTB\0";
+/// The format version this build writes and reads.
+pub const VERSION: u16 = 1;
+/// Bits of a stored value.
+pub const VALUE_BITS: u8 = 32;
+/// Header bytes before the signature list.
+pub const HEADER_BYTES: usize = 40;
+/// Bytes of one signature entry.
+pub const SIGNATURE_BYTES: usize = 8;
+/// Bytes of the checksum at the end.
+pub const CHECKSUM_BYTES: usize = 32;
+/// The largest file read (1 GiB).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The variant byte of a rule set.
+fn variant_byte(r: Rules) -> u8 {
+    match r {
+        Rules::Seed => 0,
+        Rules::Classic => 1,
+    }
+}
+
+/// The file's bytes for a table.
+pub fn encode(t: &Tablebase) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        HEADER_BYTES + t.signatures.len() * SIGNATURE_BYTES + t.values.len() * 4 + CHECKSUM_BYTES,
+    );
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(variant_byte(t.rules));
+    out.push(t.pieces as u8);
+    out.push(VALUE_BITS);
+    out.push(1); // flags: bit 0, left-right mirror folded
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(t.signatures.len() as u32).to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&t.residual.to_le_bytes());
+    out.extend_from_slice(&(t.values.len() as u64).to_le_bytes());
+    for s in &t.signatures {
+        out.extend_from_slice(&[s.wf, s.wh, s.bf, s.bh]);
+        out.extend_from_slice(&(t.footmen.positions(*s) as u32).to_le_bytes());
+    }
+    for v in &t.values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    let sum = Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    out
+}
+
+/// Writes a table to `path`.
+///
+/// # Errors
+/// The I/O error, with the path.
+pub fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
+    let bytes = encode(t);
+    let mut f = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    f.write_all(&bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(bytes.len() as u64)
+}
+
+/// Reads the table at `path`.
+///
+/// # Errors
+/// A message saying what is wrong: unreadable, too large, not a table, another version,
+/// truncated or too long, a bad field, or a checksum that does not match.
+pub fn read(path: &Path) -> Result<Tablebase, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let len = f.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(format!(
+            "{len} bytes is more than the largest table read ({MAX_FILE_BYTES})"
+        ));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    decode(&bytes)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Parses a table file's bytes.
+///
+/// # Errors
+/// As [`read`].
+pub fn decode(b: &[u8]) -> Result<Tablebase, String> {
+    if b.len() < MAGIC.len() || &b[..MAGIC.len()] != MAGIC {
+        return Err("not a Quill tablebase (bad magic)".into());
+    }
+    if b.len() < HEADER_BYTES {
+        return Err(format!(
+            "truncated: {} bytes, shorter than the {HEADER_BYTES}-byte header",
+            b.len()
+        ));
+    }
+    let version = u16_at(b, 8);
+    if version != VERSION {
+        return Err(format!(
+            "format version {version}, this Quill reads version {VERSION}"
+        ));
+    }
+    let rules = match b[10] {
+        0 => Rules::Seed,
+        1 => Rules::Classic,
+        v => return Err(format!("unknown variant byte {v}")),
+    };
+    let pieces = u32::from(b[11]);
+    if !(2..=MAX_PIECES).contains(&pieces) {
+        return Err(format!("piece count {pieces} is not 2 to {MAX_PIECES}"));
+    }
+    if b[12] != VALUE_BITS {
+        return Err(format!(
+            "{}-bit values, this Quill reads {VALUE_BITS}",
+            b[12]
+        ));
+    }
+    if b[13] != 1 || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
+        return Err("unknown flags or reserved bytes not zero".into());
+    }
+    let mut t = Tablebase::empty(rules, pieces);
+    let nsig = u32_at(b, 16) as usize;
+    if nsig != t.signatures.len() {
+        return Err(format!(
+            "{nsig} signatures, a {pieces}-piece table has {}",
+            t.signatures.len()
+        ));
+    }
+    let residual = f64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
+    if !(0.0..=1.0).contains(&residual) {
+        return Err(format!("residual {residual} is not in 0..1"));
+    }
+    let total = u64_at(b, 32);
+    if total != t.values.len() as u64 {
+        return Err(format!(
+            "{total} positions, a {pieces}-piece table has {}",
+            t.values.len()
+        ));
+    }
+    let expected = HEADER_BYTES + nsig * SIGNATURE_BYTES + t.values.len() * 4 + CHECKSUM_BYTES;
+    if b.len() != expected {
+        return Err(format!(
+            "{} bytes, the header says {expected} ({})",
+            b.len(),
+            if b.len() < expected {
+                "truncated"
+            } else {
+                "trailing bytes"
+            }
+        ));
+    }
+    let body = expected - CHECKSUM_BYTES;
+    if Sha256::digest(&b[..body]).as_slice() != &b[body..] {
+        return Err("checksum mismatch: the file is corrupt".into());
+    }
+    for (k, s) in t.signatures.iter().enumerate() {
+        let at = HEADER_BYTES + k * SIGNATURE_BYTES;
+        let got = Signature {
+            wf: b[at],
+            wh: b[at + 1],
+            bf: b[at + 2],
+            bh: b[at + 3],
+        };
+        let count = u32_at(b, at + 4);
+        if got != *s || u64::from(count) != t.footmen.positions(*s) {
+            return Err(format!(
+                "signature {k} is {got:?} with {count} positions, expected {s:?} with {}",
+                t.footmen.positions(*s)
+            ));
+        }
+    }
+    let start = HEADER_BYTES + nsig * SIGNATURE_BYTES;
+    for (i, v) in t.values.iter_mut().enumerate() {
+        let q = u32_at(b, start + 4 * i);
+        if f64::from(q) > SCALE {
+            return Err(format!("value {i} is {q}, more than 2^31"));
+        }
+        *v = q;
+    }
+    t.residual = residual;
+    Ok(t)
+}

@@ -1,0 +1,287 @@
+//! The Apocalypse tablebase: the exact value of every position with few pieces, in both rule
+//! sets, built by `quill tablebase build`, stored in the file format of
+//! `protocol-docs/tablebase.md`, and probed by the sealed search (at its leaves, and at the
+//! root, where it plays the table's equilibrium strategy).
+//!
+//! Values are for White on the search's scale: 1 a White win, 0 a Black win, ½ a draw, and a
+//! mixed value in between is White's expected payoff under equilibrium play. As in perft, the
+//! search and `quill exploit`, a strategy is a legal move (a forced pass counting as one);
+//! deliberately illegal moves are not strategies, so penalty points never change during play
+//! and the four penalty states 0/0, 1/0, 0/1, 1/1 of a position share one value (a position
+//! with 2 points is finished).
+
+pub mod build;
+pub mod cli;
+pub mod format;
+pub mod index;
+
+use std::path::Path;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use index::{Footmen, Signature, canonical, pieces_of};
+
+use crate::game::End;
+use crate::solver::Solver;
+use crate::variant::Side;
+use crate::variants::apocalypse::{Move, Position, Rules};
+
+/// The quantisation scale: a stored value `q` means `q / 2^31` (so 0, ½ and 1 are exact).
+pub const SCALE: f64 = 2_147_483_648.0;
+
+/// The stored form of a value in 0 … 1.
+pub fn quantise(v: f64) -> u32 {
+    (v.clamp(0.0, 1.0) * SCALE).round() as u32
+}
+
+/// The payoff of a finished game for White, `None` while it goes on.
+pub fn terminal(p: &Position) -> Option<f64> {
+    p.end().map(|end| match end {
+        End::Win(Side::White, _) => 1.0,
+        End::Win(Side::Black, _) => 0.0,
+        End::Draw(_) => 0.5,
+    })
+}
+
+/// A table of one rule set: every position of at most `pieces` pieces.
+pub struct Tablebase {
+    rules: Rules,
+    pieces: u32,
+    footmen: Footmen,
+    signatures: Vec<Signature>,
+    /// Where each signature's values start, by [`Signature::slot`] (`u64::MAX`: not in the
+    /// table).
+    offsets: Vec<u64>,
+    /// Quantised values, signatures in table order, each in index order.
+    values: Vec<u32>,
+    /// The largest fixed-point residual of the build.
+    residual: f64,
+}
+
+impl Tablebase {
+    /// A table with every value ½ (filled by the builder or the reader).
+    fn empty(rules: Rules, pieces: u32) -> Tablebase {
+        let footmen = Footmen::new(pieces);
+        let signatures = Signature::all(pieces);
+        let mut offsets = vec![u64::MAX; Signature::SLOTS];
+        let mut total = 0;
+        for s in &signatures {
+            offsets[s.slot()] = total;
+            total += footmen.positions(*s);
+        }
+        Tablebase {
+            rules,
+            pieces,
+            footmen,
+            signatures,
+            offsets,
+            values: vec![quantise(0.5); total as usize],
+            residual: 0.0,
+        }
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The most pieces of a position in the table.
+    pub fn pieces(&self) -> u32 {
+        self.pieces
+    }
+
+    /// The signatures, in table order.
+    pub fn signatures(&self) -> &[Signature] {
+        &self.signatures
+    }
+
+    /// Stored positions (canonical orientations, one for all penalty states).
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no position is stored (never, for a table of 2 pieces or more).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The largest fixed-point residual of the build.
+    pub fn residual(&self) -> f64 {
+        self.residual
+    }
+
+    /// The stored values of a signature, quantised.
+    pub fn signature_values(&self, s: Signature) -> Option<&[u32]> {
+        let off = self.offset(s)? as usize;
+        Some(&self.values[off..off + self.footmen.positions(s) as usize])
+    }
+
+    /// The position stored at `index` of signature `s` (penalty points 0/0).
+    pub fn position(&self, s: Signature, index: u64) -> Option<Position> {
+        (self.offset(s).is_some() && index < self.footmen.positions(s)).then(|| {
+            let p = self.footmen.pieces(s, index);
+            Position::from_parts(self.rules, [p[0], p[2]], [p[1], p[3]], [0, 0])
+        })
+    }
+
+    fn offset(&self, s: Signature) -> Option<u64> {
+        self.offsets
+            .get(s.slot())
+            .copied()
+            .filter(|&o| o != u64::MAX)
+    }
+
+    /// The value for White of a position of this table's rule set with at most
+    /// [`Tablebase::pieces`] pieces (a finished game gets its payoff); `None` outside.
+    pub fn value(&self, pos: &Position) -> Option<f64> {
+        if pos.rules() != self.rules {
+            return None;
+        }
+        if let Some(v) = terminal(pos) {
+            return (Signature::of(pos).pieces() <= self.pieces).then_some(v);
+        }
+        self.unfinished_value(pos)
+    }
+
+    /// [`Tablebase::value`] of a position known to be unfinished (no end check).
+    pub fn unfinished_value(&self, pos: &Position) -> Option<f64> {
+        let sig = Signature::of(pos);
+        if pos.rules() != self.rules || sig.pieces() > self.pieces {
+            return None;
+        }
+        let off = self.offset(sig)?;
+        let i = self.footmen.index(sig, canonical(pieces_of(pos)))?;
+        Some(f64::from(self.values[(off + i) as usize]) / SCALE)
+    }
+
+    /// The one-turn matrix game of an unfinished position in the table, White restricted to
+    /// `white` and Black to `black` (its legal moves), solved over the table's values: the
+    /// value and each side's equilibrium strategy (one probability per move). `None` when the
+    /// position or a child is outside the table.
+    pub fn solve_root(
+        &self,
+        pos: &Position,
+        white: &[Move],
+        black: &[Move],
+    ) -> Option<crate::solver::Solution> {
+        if white.is_empty() || black.is_empty() || terminal(pos).is_some() {
+            return None;
+        }
+        self.unfinished_value(pos)?;
+        let mut payoff = Vec::with_capacity(white.len() * black.len());
+        for &w in white {
+            for &b in black {
+                payoff.push(self.value(&pos.resolve(Ok(w), Ok(b)))?);
+            }
+        }
+        let mut solver = Solver::new();
+        solver.solve(&payoff, white.len(), black.len());
+        Some(solver.into_solution())
+    }
+}
+
+/// The tables the search probes: at most one per rule set.
+#[derive(Clone, Default)]
+pub struct Tables {
+    seed: Option<Arc<Tablebase>>,
+    classic: Option<Arc<Tablebase>>,
+}
+
+/// The search's probe point ([`crate::simsearch::Probe`]): exact values at every node inside
+/// the tables, and the exact equilibrium at a root inside them.
+impl crate::simsearch::Probe<Position> for Tables {
+    fn probe(&self, pos: &Position) -> Option<f64> {
+        Tables::probe(self, pos)
+    }
+
+    fn root(&self, pos: &Position, white: &[Move], black: &[Move]) -> Option<crate::solver::Solution> {
+        self.get(pos.rules())?.solve_root(pos, white, black)
+    }
+}
+
+impl Tables {
+    /// The table of a rule set.
+    pub fn get(&self, rules: Rules) -> Option<&Tablebase> {
+        match rules {
+            Rules::Seed => self.seed.as_deref(),
+            Rules::Classic => self.classic.as_deref(),
+        }
+    }
+
+    /// Whether no table is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.seed.is_none() && self.classic.is_none()
+    }
+
+    /// The value of an unfinished position from the table of its rule set, if it is inside.
+    pub fn probe(&self, pos: &Position) -> Option<f64> {
+        self.get(pos.rules())?.unfinished_value(pos)
+    }
+
+    /// Adds a table, replacing one of the same rule set with fewer pieces.
+    pub fn add(&mut self, table: Tablebase) {
+        let slot = match table.rules {
+            Rules::Seed => &mut self.seed,
+            Rules::Classic => &mut self.classic,
+        };
+        if slot.as_ref().is_none_or(|t| t.pieces <= table.pieces) {
+            *slot = Some(Arc::new(table));
+        }
+    }
+
+    /// The tables at `path`: a table file, or a directory whose `*.qtb` files are read (at
+    /// most [`MAX_DIRECTORY_FILES`]); an empty path gives no tables.
+    ///
+    /// # Errors
+    /// A message naming the file that could not be read, or a directory without tables.
+    pub fn load(path: &str) -> Result<Tables, String> {
+        let mut tables = Tables::default();
+        if path.is_empty() || path == "<empty>" {
+            return Ok(tables);
+        }
+        let p = Path::new(path);
+        if p.is_dir() {
+            let entries =
+                std::fs::read_dir(p).map_err(|e| format!("cannot read directory {path}: {e}"))?;
+            let mut files: Vec<_> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "qtb"))
+                .collect();
+            files.sort();
+            if files.len() > MAX_DIRECTORY_FILES {
+                return Err(format!(
+                    "{path} has {} table files, more than {MAX_DIRECTORY_FILES}",
+                    files.len()
+                ));
+            }
+            for f in &files {
+                tables.add(format::read(f).map_err(|e| format!("{}: {e}", f.display()))?);
+            }
+            if tables.is_empty() {
+                return Err(format!("no *.qtb table file in {path}"));
+            }
+        } else {
+            tables.add(format::read(p).map_err(|e| format!("{path}: {e}"))?);
+        }
+        Ok(tables)
+    }
+}
+
+/// The most table files read from one directory.
+pub const MAX_DIRECTORY_FILES: usize = 16;
+
+static ACTIVE: RwLock<Option<Tables>> = RwLock::new(None);
+
+/// The tables the sealed search probes now (none until [`set_active`]).
+pub fn active() -> Tables {
+    ACTIVE
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+        .unwrap_or_default()
+}
+
+/// Makes `tables` the ones the sealed search probes (the UCI `TablebasePath` option).
+pub fn set_active(tables: Tables) {
+    *ACTIVE.write().unwrap_or_else(PoisonError::into_inner) = Some(tables);
+}
