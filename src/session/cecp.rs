@@ -582,11 +582,8 @@ impl Session {
                 self.cecp_analyze(out);
             }
             CecpCommand::Exit => self.cecp.analyze = false,
-            CecpCommand::Dot => {
-                if self.cecp.analyze {
-                    emit(out, self.stat01());
-                }
-            }
+            // Outside analysis `.` has no answer.
+            CecpCommand::Dot if self.cecp.analyze => emit(out, self.stat01()),
             CecpCommand::Hint if self.secret() => Self::cecp_error(
                 out,
                 "no hint in commit–reveal mode: it would show the move",
