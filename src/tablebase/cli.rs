@@ -182,7 +182,7 @@ fn run_stats(a: &FileArgs) -> Result<(), String> {
 fn run_probe(a: &ProbeArgs) -> Result<(), String> {
     let t: Tablebase = format::read(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
     for fen in &a.fens {
-        let pos = Position::from_fen(t.rules(), fen).map_err(|e| format!("{fen}: {}", e.0))?;
+        let pos = Position::from_fen(t.rules(), fen).map_err(|e| format!("{fen}: {}", e))?;
         let Some(v) = t.value(&pos) else {
             println!("{}: not in the table", pos.fen());
             continue;
