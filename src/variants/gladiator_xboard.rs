@@ -23,7 +23,7 @@ fn edge_suffix(to: Square) -> &'static str {
 }
 
 /// Splits one of the engine's turns into its first and third plies.
-pub fn encode(turn: Turn) -> (String, String) {
+fn encode(turn: Turn) -> (String, String) {
     let p1 = match turn.pawn_leg() {
         Some((from, to)) => {
             let suffix = edge_suffix(to);
@@ -46,7 +46,7 @@ pub fn encode(turn: Turn) -> (String, String) {
 ///
 /// # Errors
 /// When the ply is no pawn leg of the encoding.
-pub fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, PlyError> {
+fn decode_p1(pos: &Position, mv: &WireMove) -> Result<Vec<Leg>, PlyError> {
     let legs = match mv {
         WireMove::Pass => return Ok(Vec::new()),
         WireMove::Drop { .. } => return Err(PlyError::DropFirst),
@@ -102,7 +102,7 @@ fn check_p1(pos: &Position, legs: Vec<Leg>) -> Result<Vec<Leg>, PlyError> {
 ///
 /// # Errors
 /// When the third ply cannot end a turn.
-pub fn whole(mut legs: Vec<Leg>, p3: &WireMove) -> Result<WireMove, PlyError> {
+fn whole(mut legs: Vec<Leg>, p3: &WireMove) -> Result<WireMove, PlyError> {
     match p3 {
         WireMove::Pass => {}
         WireMove::Legs {

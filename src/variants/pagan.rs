@@ -263,7 +263,7 @@ impl Move {
     }
 }
 
-pub use crate::board::FenError;
+use crate::board::FenError;
 pub use crate::rules::{End, Refusal};
 
 /// A Pagan Chess position.

@@ -17,7 +17,7 @@ fn square(i: u8) -> Square {
 }
 
 /// Splits one of the engine's moves into its first and third plies.
-pub fn encode(pos: &Position, mv: Move) -> (String, String) {
+fn encode(pos: &Position, mv: Move) -> (String, String) {
     let (from, to) = (square(mv.from), square(mv.to));
     let suffix = match mv.promotion {
         Some(_) => match mv.to_wire() {
@@ -48,7 +48,7 @@ pub fn encode(pos: &Position, mv: Move) -> (String, String) {
 ///
 /// # Errors
 /// Why the ply is no legal move.
-pub fn decode(pos: &Position, mv: &WireMove) -> Result<WireMove, PlyError> {
+fn decode(pos: &Position, mv: &WireMove) -> Result<WireMove, PlyError> {
     let WireMove::Legs { legs, promotion } = mv else {
         return Err(PlyError::NotALeg(mv.clone()));
     };
