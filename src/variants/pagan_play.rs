@@ -277,3 +277,57 @@ impl Position {
         Some((self.at(sq)?, sq))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::search::{Limits, Table, search};
+    use std::sync::atomic::AtomicBool;
+
+    /// Plays White by a 20,000-node search against a Black that moves uniformly at random
+    /// (a fixed seed), from `fen`, for at most `turns` turns; the result of the game, if it
+    /// ended.
+    fn against_random(fen: &str, seed: u64, turns: usize) -> Option<crate::game::End> {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut history = Vec::new();
+        let mut table = Table::new(16).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..2 * turns {
+            if let Some(end) = pos.end() {
+                return Some(end);
+            }
+            history.push(pos.key());
+            let mv = if pos.side_to_move() == Side::White {
+                let limits = Limits {
+                    nodes: Some(20_000),
+                    ..Limits::default()
+                };
+                let stop = AtomicBool::new(false);
+                let found = search(&pos, &history, &[], limits, &stop, &mut table, &mut |_| {})
+                    .expect("a move");
+                pos.read_wire(&found.mv).expect("a legal move")
+            } else {
+                pos.legal_moves(&mut moves);
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            pos = pos.play(mv);
+        }
+        pos.end()
+    }
+
+    #[test]
+    fn pagans_cross_the_bridge_and_mate_a_bare_dead_king() {
+        // The position the landed build never won: a bare Black king on the dead board,
+        // White's Pagans, alchemist and wazir all on the game board.
+        let fen = "7/1G1G3/2A2W1/2G4/6K/*******/*******/*1k3*/*5*/*5*/*5* w - - 0 40";
+        for seed in 1..=3 {
+            let end = against_random(fen, seed, 60);
+            assert!(
+                matches!(end, Some(crate::game::End::Win(Side::White, _))),
+                "seed {seed}: {end:?}"
+            );
+        }
+    }
+}
