@@ -9,6 +9,7 @@ pub mod bench;
 pub mod commit;
 pub mod game;
 pub mod geometry;
+pub mod gui;
 pub mod notation;
 pub mod perft;
 pub mod player;
