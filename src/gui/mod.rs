@@ -264,7 +264,8 @@ fn message(hub: &Hub, client: u64, text: &str, out: &mpsc::UnboundedSender<Strin
                 }
                 let white = table::who(str_field("white").unwrap_or("person"), engines)?;
                 let black = table::who(str_field("black").unwrap_or("engine:0"), engines)?;
-                rules_view::Position::new(variant, fen)?;
+                rules_view::Position::new(variant, fen)
+                    .map_err(|e| format!("that position is refused: {e}"))?;
                 Ok(Setup {
                     variant,
                     fen: fen.map(str::to_string),

@@ -155,8 +155,9 @@ def click_square(d, sq):
         const b = r.getBoundingClientRect();
         const o = {bubbles: true, clientX: b.x + b.width / 2, clientY: b.y + b.height / 2,
                    pointerId: 1, isPrimary: true};
-        r.ownerSVGElement.dispatchEvent(new PointerEvent('pointerdown', o));
-        r.ownerSVGElement.dispatchEvent(new PointerEvent('pointerup', o));
+        const svg = document.getElementById('board');
+        svg.dispatchEvent(new PointerEvent('pointerdown', o));
+        svg.dispatchEvent(new PointerEvent('pointerup', o));
         """,
         sq,
     )
