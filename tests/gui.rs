@@ -75,7 +75,11 @@ fn the_token_the_origin_and_the_host_are_checked() {
     let wrong = "0".repeat(t.len());
     assert_eq!(status(&gui, &format!("/?token={wrong}"), &[]), 403);
     assert_eq!(
-        status(&gui, &format!("/?token={t}"), &["Origin: http://evil.example"]),
+        status(
+            &gui,
+            &format!("/?token={t}"),
+            &["Origin: http://evil.example"]
+        ),
         403
     );
     let ws = [
@@ -109,7 +113,10 @@ fn the_token_the_origin_and_the_host_are_checked() {
 fn bad_arguments_are_refused_clearly() {
     let exe = env!("CARGO_BIN_EXE_quill");
     for (args, says) in [
-        (vec!["gui", "--engine", "human"], "people are seated from the page"),
+        (
+            vec!["gui", "--engine", "human"],
+            "people are seated from the page",
+        ),
         (vec!["gui", "--engine", "name=x"], "no cmd="),
         (vec!["gui", "--variant", "chess"], "no variant 'chess'"),
         (vec!["gui", "--person-tc", "soon"], "tc"),

