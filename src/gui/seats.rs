@@ -117,6 +117,9 @@ pub struct Thinking {
     pub pv: String,
 }
 
+/// An opened commitment: the move and the nonce, as the engine wrote them.
+pub type Opened = (String, String);
+
 /// A running engine at a seat.
 pub struct Engine {
     /// The configuration.
@@ -565,7 +568,7 @@ impl Engine {
         &mut self,
         wire: &mut Wire,
         digest: &str,
-    ) -> Result<(String, String), (Option<(String, String)>, String)> {
+    ) -> Result<Opened, (Option<Opened>, String)> {
         let deadline = later(Instant::now(), OPENING_TIMEOUT);
         let (mv, nonce) = self
             .wait(wire, deadline, "opening its commitment", |m| match m {

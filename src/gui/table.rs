@@ -543,12 +543,7 @@ impl Table {
     /// Runs the table until the server closes.
     pub fn run(mut self, commands: &Receiver<Request>) {
         self.publish();
-        loop {
-            match self.step(commands) {
-                Flow::Go | Flow::Reset => {}
-                Flow::Quit => break,
-            }
-        }
+        while let Flow::Go | Flow::Reset = self.step(commands) {}
         for e in self.engines.iter_mut() {
             if let Some(e) = e.take() {
                 e.quit();
@@ -632,8 +627,7 @@ impl Table {
         // Back to the last position where the person was to move, before their move.
         let person = |t: &Table, i: usize| t.setup.seats[i] == Who::Person;
         let mut turns: Vec<Record> = self.records.clone();
-        loop {
-            let Some(_) = turns.pop() else { break };
+        while turns.pop().is_some() {
             let pos = replay(&self.start, &turns);
             if let Some(s) = pos.side_to_move()
                 && person(self, s.index())

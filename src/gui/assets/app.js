@@ -631,6 +631,11 @@ function render() {
   $('pause').textContent = state.paused ? 'Resume' : 'Pause';
   $('resign').disabled = !mySide();
   document.body.dataset.version = state.version;
+  const form = $('new-variant');
+  if (document.activeElement !== form && form.dataset.shown !== state.variant) {
+    form.value = state.variant;
+    form.dataset.shown = state.variant;
+  }
 }
 
 function onState(s) {
