@@ -315,3 +315,64 @@ impl Position {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_legs_of_apocalypse_are_the_rules_moves() {
+        let p = Position::new(Variant::Apocalypse, None).unwrap();
+        let o = p.leg_options(Side::White, &[]);
+        let mut next = o.next.clone();
+        next.sort();
+        // By hand from the start position (rules.md §1): four footman steps, two knights' jumps each.
+        let mut want = vec![
+            "b1b2", "c1c2", "d1d2", "a2a3", "e2e3", "a1b3", "a1c2", "e1c2", "e1d3",
+        ];
+        want.sort_unstable();
+        assert_eq!(next, want);
+        assert!(!o.complete);
+        let after = p.leg_options(Side::White, &["a1b3".to_string()]);
+        assert!(after.complete && after.next.is_empty() && after.promotions.is_empty());
+        assert!(
+            p.leg_options(Side::White, &["a1a2".to_string()])
+                .next
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_gladiator_pawn_move_may_be_followed_by_a_jump() {
+        let p = Position::new(Variant::Gladiator, None).unwrap();
+        let first = p.leg_options(Side::White, &[]);
+        let pawn = first.next.first().expect("a pawn move").clone();
+        let second = p.leg_options(Side::White, &[pawn]);
+        // The jump is optional (rules.md §2, 4): the pawn move alone is a turn.
+        assert!(second.complete);
+        // A supporter jumps to a vacant border square: a8..h8 are full, so some rank 1..7
+        // border square; none lands in the arena.
+        assert!(!second.next.is_empty());
+        for leg in &second.next {
+            let to = &leg[2..];
+            let (f, r) = (to.as_bytes()[0], to[1..].parse::<u8>().unwrap());
+            assert!(f == b'a' || f == b'h' || r == 1 || r == 8, "{leg}");
+        }
+    }
+
+    #[test]
+    fn a_pagan_withdrawal_shows_the_reincarnation() {
+        let fen = "k6/3w3/3Gp2/7/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let before = Position::new(Variant::Pagan, Some(fen)).unwrap();
+        let mv = Position::parse("d9b9").unwrap();
+        let mut after = before.clone();
+        after.play_single(&mv).unwrap();
+        let effects = before.effects(&after, &[&mv]).join("; ");
+        // protocol-docs/variants/pagan.md: the pawn on e9 is captured and goes to b4.
+        assert!(effects.contains("Black's pawn on e9 is gone"), "{effects}");
+        assert!(
+            effects.contains("Black's pawn appears on b4 (dead board)"),
+            "{effects}"
+        );
+    }
+}
