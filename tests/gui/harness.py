@@ -127,7 +127,7 @@ def state(d):
     return d.execute_script("return window.quillTest && window.quillTest.state")
 
 
-def wait(d, predicate, timeout=20, what="a condition"):
+def wait(d, predicate, timeout=40, what="a condition"):
     end = time.time() + timeout
     last = None
     while time.time() < end:

@@ -45,7 +45,12 @@ def enter_move(d, rng, prefer=None):
         e = h.wait(d, lambda d: (lambda e: e if e["legs"] == legs and (e["next"] or e["complete"] or e["promotions"]) else None)(entry(d)),
                    what=f"leg options after {legs}")
         options = e["next"]
-        if legs and (e["complete"] and (not options or rng.random() < 0.3)):
+        if not legs and options == ["0000"]:
+            d.execute_script("document.getElementById('pass').click()")
+            return "0000"
+        if legs and e["complete"] and not options:
+            return ",".join(legs)  # the page sends a move that cannot go on by itself
+        if legs and (e["complete"] and rng.random() < 0.3):
             if e["promotions"] and not e["complete"]:
                 pass
             else:

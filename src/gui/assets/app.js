@@ -339,6 +339,11 @@ function describeNext() {
         .addEventListener('click', () => chooseLeg(l));
     }
   }
+  if (!entry.legs.length && entry.next.includes('0000')) {
+    // A forced pass (Apocalypse): the rules list it as the one move.
+    el('button', { type: 'button', id: 'pass', text: 'Pass (0000): you have no legal move' }, box)
+      .addEventListener('click', () => submit('0000'));
+  }
   if (entry.complete && entry.legs.length && entry.next.length) {
     el('button', { type: 'button', id: 'finish', text: `End the turn: ${entry.legs.join(',')}` }, box)
       .addEventListener('click', () => submit(entry.legs.join(',')));
