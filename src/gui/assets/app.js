@@ -288,6 +288,8 @@ function chooseLeg(leg) {
   entry.legs.push(leg);
   entry.lifted = null;
   entry.next = [];
+  entry.complete = false; // until the server answers for the new legs
+  entry.promotions = [];
   send({ t: 'legs', legs: entry.legs });
   render();
 }
