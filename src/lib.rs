@@ -11,6 +11,7 @@ pub mod choice;
 pub mod commit;
 pub mod game;
 pub mod geometry;
+pub mod gui;
 pub mod notation;
 pub mod perft;
 pub mod player;

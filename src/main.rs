@@ -62,6 +62,8 @@ enum Command {
     Bench(BenchArgs),
     /// Referee games between two engines (or an engine and you), with Quill's rules.
     Match(match_cli::MatchArgs),
+    /// Serve a local web page to play every variant in a browser (prints its address).
+    Gui(quill::gui::GuiArgs),
     /// Sum up the results files of a match's shards.
     Merge(match_cli::MergeArgs),
     /// Fit the Gladiator/Brawl evaluation's weights to the results of games (`quill match
@@ -179,6 +181,13 @@ fn main() -> ExitCode {
         Some(Command::Verify(args)) => run_verify(&args),
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Match(args)) => match_cli::run_match(&args),
+        Some(Command::Gui(args)) => match quill::gui::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("quill gui: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Merge(args)) => match_cli::run_merge(&args),
         Some(Command::Tune(args)) => tune_cli::run_tune(&args),
         Some(Command::Exploit(args)) => run_exploit(&args),

@@ -1,0 +1,378 @@
+//! The GUI's one view of Quill's rules. Everything the server asks the rules (the geometry, the
+//! pieces, the legal moves leg by leg, playing a turn, the outcome) goes through this file, so
+//! that the page never re-implements them and a change to the rules' API is mended here alone.
+
+use serde_json::{Value, json};
+
+use crate::game::{Game, GameError, Outcome, Penalty};
+use crate::geometry::Square;
+use crate::notation::{Turn, WireMove, parse_move};
+use crate::referee::human;
+use crate::variant::{Side, Variant};
+
+/// A position of any variant, as the GUI sees it.
+#[derive(Clone, Debug)]
+pub struct Position(Game);
+
+/// The piece names of a variant, by upper-case FEN letter, for the page's legend.
+pub fn piece_names(variant: Variant) -> &'static [(char, &'static str)] {
+    match variant {
+        Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "horseman"), ('P', "footman")],
+        Variant::Gladiator | Variant::Brawl => &[
+            ('K', "king"),
+            ('Q', "queen"),
+            ('R', "rook"),
+            ('B', "bishop"),
+            ('N', "knight"),
+            ('P', "pawn"),
+        ],
+        Variant::Pagan => &[
+            ('K', "king"),
+            ('W', "wazir"),
+            ('A', "alchemist"),
+            ('G', "pagan"),
+            ('P', "pawn"),
+        ],
+    }
+}
+
+/// What the next leg of a move being entered may be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegOptions {
+    /// The possible next legs (`c2c7`), each once.
+    pub next: Vec<String>,
+    /// The legs entered so far are a whole move as they stand.
+    pub complete: bool,
+    /// Promotion letters that complete the move after the legs entered so far.
+    pub promotions: Vec<char>,
+}
+
+impl Position {
+    /// The start position, or the position of `fen`.
+    ///
+    /// # Errors
+    /// The rules' reason the FEN is refused.
+    pub fn new(variant: Variant, fen: Option<&str>) -> Result<Position, String> {
+        match fen {
+            None => Ok(Position(Game::start(variant))),
+            Some(f) => Game::from_fen(variant, f)
+                .map(Position)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.0.variant()
+    }
+
+    /// The FEN.
+    pub fn fen(&self) -> String {
+        self.0.fen()
+    }
+
+    /// Whether both sides move at once (Apocalypse).
+    pub fn sealed(&self) -> bool {
+        self.0.side_to_move().is_none()
+    }
+
+    /// The side to move in an alternating game.
+    pub fn side_to_move(&self) -> Option<Side> {
+        self.0.side_to_move()
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    /// Penalty points of each side (sealed games; zero elsewhere).
+    pub fn penalties(&self) -> [u8; 2] {
+        match &self.0 {
+            Game::Apocalypse(p) => [p.penalties(Side::White), p.penalties(Side::Black)],
+            Game::Gladiator(_) | Game::Pagan(_) => [0, 0],
+        }
+    }
+
+    /// The board drawn from the rules' geometry: its size, each square that exists (holes are
+    /// left out) with the region it belongs to, and the bridge of Pagan's frame.
+    pub fn geometry_json(&self) -> Value {
+        let g = self.0.geometry();
+        let variant = self.variant();
+        let mut squares = Vec::new();
+        for index in 0..g.size() {
+            if g.is_hole_index(index) {
+                continue;
+            }
+            let sq = g.square(index);
+            let region = match variant {
+                Variant::Gladiator => {
+                    let inner = (1..=6).contains(&sq.file) && (2..=7).contains(&sq.rank);
+                    if inner { "arena" } else { "border" }
+                }
+                Variant::Pagan => {
+                    if sq.rank >= 7 {
+                        "game"
+                    } else {
+                        "dead"
+                    }
+                }
+                _ => "board",
+            };
+            squares.push(json!({
+                "sq": sq.to_string(),
+                "file": sq.file,
+                "rank": sq.rank,
+                "region": region,
+            }));
+        }
+        // Whole ranks of holes between squares that exist: Pagan's bridge.
+        let bridge: Vec<u16> = (1..=u16::from(g.ranks()))
+            .filter(|&r| (0..g.files()).all(|f| !g.contains(Square::new(f, r))))
+            .collect();
+        json!({
+            "files": g.files(),
+            "ranks": g.ranks(),
+            "squares": squares,
+            "bridge": bridge,
+        })
+    }
+
+    /// The pieces: square name to FEN letter.
+    pub fn pieces_json(&self) -> Value {
+        let g = self.0.geometry();
+        let mut map = serde_json::Map::new();
+        for index in 0..g.size() {
+            if g.is_hole_index(index) {
+                continue;
+            }
+            let sq = g.square(index);
+            if let Some(c) = self.0.piece_at(sq) {
+                map.insert(sq.to_string(), Value::String(c.to_string()));
+            }
+        }
+        Value::Object(map)
+    }
+
+    /// The legal moves of `side` (its half of a sealed turn, or its turn when it is to move).
+    pub fn legal_moves(&self, side: Side) -> Vec<WireMove> {
+        self.0.legal_moves(side)
+    }
+
+    /// What may follow the legs entered so far (`c2c7`, then `h1h2`, …) for `side`, asked of
+    /// the rules' own list of legal moves.
+    pub fn leg_options(&self, side: Side, legs: &[String]) -> LegOptions {
+        let mut next = Vec::new();
+        let mut complete = false;
+        let mut promotions = Vec::new();
+        for mv in self.legal_moves(side) {
+            let (these, promotion) = match &mv {
+                WireMove::Legs { legs, promotion } => (
+                    legs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    *promotion,
+                ),
+                WireMove::Pass => (vec!["0000".to_string()], None),
+                WireMove::Drop { .. } => continue,
+            };
+            if these.len() < legs.len() || these[..legs.len()] != *legs {
+                continue;
+            }
+            if these.len() == legs.len() {
+                match promotion {
+                    Some(p) if !promotions.contains(&p) => promotions.push(p),
+                    Some(_) => {}
+                    None => complete = true,
+                }
+            } else if !next.contains(&these[legs.len()]) {
+                next.push(these[legs.len()].clone());
+            }
+        }
+        LegOptions {
+            next,
+            complete,
+            promotions,
+        }
+    }
+
+    /// Reads a move as the page sends it (any case).
+    pub fn parse(text: &str) -> Option<WireMove> {
+        if text.len() > 64 {
+            return None;
+        }
+        parse_move(&text.to_ascii_lowercase())
+    }
+
+    /// Whether `mv` is one of `side`'s legal moves.
+    pub fn is_legal(&self, side: Side, mv: &WireMove) -> bool {
+        self.legal_moves(side).contains(mv)
+    }
+
+    /// Why a move of `side` is refused, in the rules' words (`None`: it is legal).
+    pub fn refusal(&self, side: Side, mv: &WireMove) -> Option<String> {
+        human::refusal(&self.0, side, mv, &self.legal_moves(side))
+    }
+
+    /// Plays an alternating move.
+    ///
+    /// # Errors
+    /// The rules' reason it is refused; the position is unchanged.
+    pub fn play_single(&mut self, mv: &WireMove) -> Result<(), GameError> {
+        self.0.play(&Turn::Single(mv.clone())).map(|_| ())
+    }
+
+    /// Plays a sealed turn; the penalties it earned.
+    ///
+    /// # Errors
+    /// A half is not a move of the variant (the position is unchanged).
+    pub fn play_joint(&mut self, w: &WireMove, b: &WireMove) -> Result<Vec<Penalty>, GameError> {
+        self.0.play(&Turn::Joint(w.clone(), b.clone()))
+    }
+
+    /// A move in words, judged on this position (before it is played).
+    pub fn in_words(&self, mv: &WireMove) -> String {
+        human::in_words(&self.0, mv)
+    }
+
+    /// What a turn did beyond its legs, read from the boards before and after it: pieces that
+    /// left the board where no leg started (captures, collisions, withdrawals), pieces that
+    /// appeared where no leg ended (reincarnations, redeploys), pieces that changed letter
+    /// (promotions).
+    pub fn effects(&self, after: &Position, moves: &[&WireMove]) -> Vec<String> {
+        let g = self.0.geometry();
+        let variant = self.variant();
+        let name = |c: char| {
+            let colour = if c.is_ascii_uppercase() {
+                "White's"
+            } else {
+                "Black's"
+            };
+            let n = piece_names(variant)
+                .iter()
+                .find(|(l, _)| *l == c.to_ascii_uppercase())
+                .map_or("piece", |(_, n)| n);
+            format!("{colour} {n}")
+        };
+        let mut froms = Vec::new();
+        let mut tos = Vec::new();
+        for mv in moves {
+            if let WireMove::Legs { legs, .. } = mv {
+                for l in legs {
+                    froms.push(l.from);
+                    tos.push(l.to);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for index in 0..g.size() {
+            if g.is_hole_index(index) {
+                continue;
+            }
+            let sq = g.square(index);
+            let where_ = if variant == Variant::Pagan && sq.rank < 7 {
+                format!("{sq} (dead board)")
+            } else {
+                sq.to_string()
+            };
+            match (self.0.piece_at(sq), after.0.piece_at(sq)) {
+                (Some(a), None) if !froms.contains(&sq) => {
+                    out.push(format!("{} on {where_} is gone", name(a)));
+                }
+                (Some(a), Some(b)) if a != b && !tos.contains(&sq) => {
+                    out.push(format!("{} on {where_} is gone", name(a)));
+                    out.push(format!("{} is now on {where_}", name(b)));
+                }
+                (None, Some(b)) if !tos.contains(&sq) => {
+                    out.push(format!("{} appears on {where_}", name(b)));
+                }
+                (None, Some(b)) | (Some(_), Some(b)) => {
+                    // A leg landed here: was it the piece that moved, or something else?
+                    let moved_piece = froms
+                        .iter()
+                        .zip(&tos)
+                        .filter(|(_, t)| **t == sq)
+                        .find_map(|(f, _)| self.0.piece_at(*f));
+                    if let Some(m) = moved_piece
+                        && m != b
+                        && m.is_ascii_uppercase() == b.is_ascii_uppercase()
+                    {
+                        out.push(format!("promotion on {where_}: {}", name(b)));
+                    }
+                }
+                (Some(_), None) => {
+                    // A leg started here; did the piece that arrived at its end survive?
+                }
+                (None, None) => {}
+            }
+        }
+        for (f, t) in froms.iter().zip(&tos) {
+            if let Some(p) = self.0.piece_at(*f)
+                && after.0.piece_at(*t).is_none()
+                && after.0.piece_at(*f) != Some(p)
+            {
+                out.push(format!("{} from {f} did not survive on {t}", name(p)));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_legs_of_apocalypse_are_the_rules_moves() {
+        let p = Position::new(Variant::Apocalypse, None).unwrap();
+        let o = p.leg_options(Side::White, &[]);
+        let mut next = o.next.clone();
+        next.sort();
+        // By hand from the start position (rules.md §1): four footman steps, two knights' jumps each.
+        let mut want = vec![
+            "b1b2", "c1c2", "d1d2", "a2a3", "e2e3", "a1b3", "a1c2", "e1c2", "e1d3",
+        ];
+        want.sort_unstable();
+        assert_eq!(next, want);
+        assert!(!o.complete);
+        let after = p.leg_options(Side::White, &["a1b3".to_string()]);
+        assert!(after.complete && after.next.is_empty() && after.promotions.is_empty());
+        assert!(
+            p.leg_options(Side::White, &["a1a2".to_string()])
+                .next
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_gladiator_pawn_move_may_be_followed_by_a_jump() {
+        let p = Position::new(Variant::Gladiator, None).unwrap();
+        let first = p.leg_options(Side::White, &[]);
+        let pawn = first.next.first().expect("a pawn move").clone();
+        let second = p.leg_options(Side::White, &[pawn]);
+        // The jump is optional (rules.md §2, 4): the pawn move alone is a turn.
+        assert!(second.complete);
+        // A supporter jumps to a vacant border square: a8..h8 are full, so some rank 1..7
+        // border square; none lands in the arena.
+        assert!(!second.next.is_empty());
+        for leg in &second.next {
+            let to = &leg[2..];
+            let (f, r) = (to.as_bytes()[0], to[1..].parse::<u8>().unwrap());
+            assert!(f == b'a' || f == b'h' || r == 1 || r == 8, "{leg}");
+        }
+    }
+
+    #[test]
+    fn a_pagan_withdrawal_shows_the_reincarnation() {
+        let fen = "k6/3w3/3Gp2/7/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+        let before = Position::new(Variant::Pagan, Some(fen)).unwrap();
+        let mv = Position::parse("d9b9").unwrap();
+        let mut after = before.clone();
+        after.play_single(&mv).unwrap();
+        let effects = before.effects(&after, &[&mv]).join("; ");
+        // protocol-docs/variants/pagan.md: the pawn on e9 is captured and goes to b4.
+        assert!(effects.contains("Black's pawn on e9 is gone"), "{effects}");
+        assert!(
+            effects.contains("Black's pawn appears on b4 (dead board)"),
+            "{effects}"
+        );
+    }
+}
