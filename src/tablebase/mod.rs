@@ -193,7 +193,12 @@ impl crate::simsearch::Probe<Position> for Tables {
         Tables::probe(self, pos)
     }
 
-    fn root(&self, pos: &Position, white: &[Move], black: &[Move]) -> Option<crate::solver::Solution> {
+    fn root(
+        &self,
+        pos: &Position,
+        white: &[Move],
+        black: &[Move],
+    ) -> Option<crate::solver::Solution> {
         self.get(pos.rules())?.solve_root(pos, white, black)
     }
 }
