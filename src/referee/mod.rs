@@ -4,9 +4,27 @@
 //! file, [`stats`] sums a match up; this module runs a whole match: paired seeded openings,
 //! concurrency, resumption, progress and the summary. The referee's view of each dialect is in
 //! `protocol-docs/referee.md`.
+//!
+//! Module map:
+//! - `config`: [`MatchConfig`] and [`MatchError`]: checks, schedule, openings, game setups.
+//! - [`seat`]: who plays a seat (an engine spec and its limits, or a person).
+//! - [`engine`]: an engine's process and the meaning of the lines it prints.
+//! - [`inbox`]: what a game hears from its seats, and the dialogue log.
+//! - [`human`]: what a person types and what they are shown.
+//! - [`ends`]: how games ended, read back from the recorded reasons.
+//! - [`game`]: one refereed game, split under `game/`: `clock` (time control, budgets,
+//!   margins), `player` (the seat driver: start, handshake per dialect, sync), `terminal` (a
+//!   person's terminal), `turn` (asking a seat, checking its answer, the alternating turn),
+//!   `sealed` (the sealed turn: commitments and openings), `human_turn` (a person's turn),
+//!   `finish` (adjudication and the game's report).
+//! - [`pgn`], [`results`], [`stats`]: the game's PGN, the results file, the match summary.
+//! - `files`: [`read_openings`], and cleaning the PGN file on resumption.
+//! - this module: progress and [`run`].
 
+mod config;
 pub mod ends;
 pub mod engine;
+mod files;
 pub mod game;
 pub mod human;
 pub mod inbox;
@@ -29,6 +47,9 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::variant::Variant;
 
+pub use config::{MatchConfig, MatchError};
+use files::clean_pgn;
+pub use files::read_openings;
 use game::{Adjudication, GameReport, GameSetup, Opening, Terminal};
 use results::{GameRecord, ResultsFile};
 use seat::Seat;
@@ -56,369 +77,6 @@ pub const MAX_TURNS: u32 = 100_000;
 pub const MAX_MARGIN_MS: u64 = 60_000;
 /// Longest move timeout, in seconds (`--move-timeout`): a day.
 pub const MAX_MOVE_TIMEOUT: u64 = 86_400;
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The variant.
-    pub variant: Variant,
-    /// The two seats, A first; A plays White in even games.
-    pub seats: [Seat; 2],
-    /// Games in the whole match (over every shard).
-    pub games: u32,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// The seed of the random openings.
-    pub seed: u64,
-    /// Random turns played from the start position to make each pair's opening.
-    pub opening_turns: u32,
-    /// Opening FENs (one per pair, in turn) instead of random openings.
-    pub openings: Option<Vec<String>>,
-    /// Adjudication.
-    pub adjudication: Adjudication,
-    /// How far past its clock an engine may answer.
-    pub margin: Duration,
-    /// How long an engine with only a depth or node limit may think.
-    pub move_timeout: Duration,
-    /// The results file.
-    pub results: PathBuf,
-    /// The PGN file, if any.
-    pub pgn: Option<PathBuf>,
-    /// Continue the match recorded in `results`.
-    pub resume: bool,
-    /// Stop early when this test decides.
-    pub sprt: Option<Sprt>,
-    /// A directory for one dialogue log per game.
-    pub log_dir: Option<PathBuf>,
-    /// `(i, n)`: play only the pairs `p` with `p % n == i`.
-    pub shard: (u32, u32),
-}
-
-/// Why a match could not run.
-#[derive(Debug)]
-pub enum MatchError {
-    /// The configuration is inconsistent.
-    Config(String),
-    /// A seat cannot play (it does not start, or refuses an option).
-    Seat(String),
-    /// The results file.
-    Results(results::Error),
-    /// Another file.
-    Io(PathBuf, std::io::Error),
-}
-
-impl std::fmt::Display for MatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MatchError::Config(m) | MatchError::Seat(m) => f.write_str(m),
-            MatchError::Results(e) => write!(f, "{e}"),
-            MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for MatchError {}
-
-impl From<results::Error> for MatchError {
-    fn from(e: results::Error) -> MatchError {
-        MatchError::Results(e)
-    }
-}
-
-impl MatchConfig {
-    /// What identifies the match in the results file's header: a resumed file must match.
-    fn signature(&self) -> String {
-        format!(
-            "variant={} a={} b={} games={} seed={} opening-turns={} openings={} shard={}/{}",
-            self.variant,
-            self.seats[0].name(),
-            self.seats[1].name(),
-            self.games,
-            self.seed,
-            self.opening_turns,
-            self.openings.as_ref().map_or(0, Vec::len),
-            self.shard.0,
-            self.shard.1
-        )
-    }
-
-    fn check(&self) -> Result<(), MatchError> {
-        let [a, b] = &self.seats;
-        if a.name() == b.name() {
-            return Err(MatchError::Config(format!(
-                "both seats are named '{}'; give one a name=",
-                a.name()
-            )));
-        }
-        let humans = self
-            .seats
-            .iter()
-            .filter(|s| matches!(s, Seat::Human { .. }))
-            .count();
-        if humans == 2 {
-            return Err(MatchError::Config(
-                "two human seats: the referee needs an engine".into(),
-            ));
-        }
-        for s in &self.seats {
-            if let Seat::Engine(e) = s
-                && e.dialect == seat::Dialect::Cecp
-                && e.limits.nodes.is_some()
-            {
-                return Err(MatchError::Config(format!(
-                    "seat {}: CECP has no node limit (nodes= is for UCI engines)",
-                    e.name
-                )));
-            }
-        }
-        if self.shard.1 == 0 || self.shard.0 >= self.shard.1 {
-            return Err(MatchError::Config(format!(
-                "shard {}/{}: want I/N with I < N",
-                self.shard.0, self.shard.1
-            )));
-        }
-        if self.games == 0 {
-            return Err(MatchError::Config("a match of 0 games".into()));
-        }
-        let caps = [
-            ("games", u64::from(self.games), u64::from(MAX_GAMES)),
-            (
-                "concurrency",
-                self.concurrency as u64,
-                MAX_CONCURRENCY as u64,
-            ),
-            (
-                "opening-turns",
-                u64::from(self.opening_turns),
-                u64::from(MAX_OPENING_TURNS),
-            ),
-            (
-                "max-turns",
-                u64::from(self.adjudication.max_turns),
-                u64::from(MAX_TURNS),
-            ),
-            (
-                "margin-ms",
-                u64::try_from(self.margin.as_millis()).unwrap_or(u64::MAX),
-                MAX_MARGIN_MS,
-            ),
-            (
-                "move-timeout",
-                self.move_timeout.as_secs(),
-                MAX_MOVE_TIMEOUT,
-            ),
-        ];
-        for (what, value, max) in caps {
-            if value > max {
-                return Err(MatchError::Config(format!(
-                    "--{what} {value} is more than the maximum, {max}"
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// Refuses a resumed file holding a record that is not of this match: a game number
-    /// outside the match or this shard, a pair that is not the game's, seats that are not this
-    /// match's in this game's colours.
-    fn check_records(&self, file: &ResultsFile, records: &[GameRecord]) -> Result<(), MatchError> {
-        for r in records {
-            let (white, black) = if r.game % 2 == 0 { (0, 1) } else { (1, 0) };
-            let why = if r.game >= self.games {
-                Some(format!(
-                    "game {} is not among the {} games of this match",
-                    r.game, self.games
-                ))
-            } else if (r.game / 2) % self.shard.1 != self.shard.0 {
-                Some(format!(
-                    "game {} is not of shard {}/{}",
-                    r.game, self.shard.0, self.shard.1
-                ))
-            } else if r.pair != r.game / 2 {
-                Some(format!(
-                    "game {} is of pair {}, not {}",
-                    r.game,
-                    r.game / 2,
-                    r.pair
-                ))
-            } else if r.white != self.seats[white].name() || r.black != self.seats[black].name() {
-                Some(format!(
-                    "game {} is between {} and {}, not {} (White) and {} (Black)",
-                    r.game,
-                    r.white,
-                    r.black,
-                    self.seats[white].name(),
-                    self.seats[black].name()
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                return Err(MatchError::Config(format!(
-                    "{}:{}: refused: {why}; remove the line to resume",
-                    file.path().display(),
-                    file.line_of(r.game).unwrap_or(0)
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// The game indices of this shard, in order.
-    fn schedule(&self) -> Vec<u32> {
-        (0..self.games)
-            .filter(|g| (g / 2) % self.shard.1 == self.shard.0)
-            .collect()
-    }
-
-    /// The opening of a pair: a FEN from the list, or random turns from the start position
-    /// drawn with the match seed and the pair's index (so every shard agrees).
-    pub fn opening(&self, pair: u32) -> Opening {
-        if let Some(list) = self.openings.as_ref().filter(|l| !l.is_empty()) {
-            let k = pair as usize % list.len();
-            return Opening {
-                id: format!("file:{}", k + 1),
-                fen: Some(list[k].clone()),
-            };
-        }
-        if self.opening_turns == 0 {
-            return Opening {
-                id: "-".into(),
-                fen: None,
-            };
-        }
-        let mut rng =
-            Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        for _attempt in 0..100 {
-            let mut game = Game::start(self.variant);
-            let mut alive = true;
-            for _ in 0..self.opening_turns {
-                let turns = game.legal_turns();
-                if turns.is_empty() || game.outcome().is_some() {
-                    alive = false;
-                    break;
-                }
-                let pick = rng.below(turns.len() as u64) as usize;
-                if game.play(&turns[pick]).is_err() {
-                    alive = false;
-                    break;
-                }
-            }
-            if alive && game.outcome().is_none() {
-                return Opening {
-                    id: format!("seed:{}:{pair}", self.seed),
-                    fen: Some(game.fen()),
-                };
-            }
-        }
-        Opening {
-            id: "-".into(),
-            fen: None,
-        }
-    }
-
-    fn setup(&self, index: u32) -> GameSetup {
-        GameSetup {
-            variant: self.variant,
-            index,
-            pair: index / 2,
-            opening: self.opening(index / 2),
-            adjudication: self.adjudication,
-            margin: self.margin,
-            move_timeout: self.move_timeout,
-            log: self
-                .log_dir
-                .as_ref()
-                .map(|d| d.join(format!("game-{index}.log"))),
-            event: format!("quill match {}", self.variant),
-        }
-    }
-}
-
-/// Reads an openings file: one FEN a line; blank lines and `#` comments are skipped.
-///
-/// # Errors
-/// The file cannot be read, or a FEN is not a position of the variant.
-pub fn read_openings(path: &Path, variant: Variant) -> Result<Vec<String>, MatchError> {
-    let size = fs::metadata(path)
-        .map_err(|e| MatchError::Io(path.to_owned(), e))?
-        .len();
-    if size > MAX_OPENINGS_BYTES {
-        return Err(MatchError::Config(format!(
-            "{}: {size} bytes is more than the maximum for an openings file, {MAX_OPENINGS_BYTES}",
-            path.display()
-        )));
-    }
-    let text = fs::read_to_string(path).map_err(|e| MatchError::Io(path.to_owned(), e))?;
-    let mut fens = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        Game::from_fen(variant, line)
-            .map_err(|e| MatchError::Config(format!("{}:{}: {e}", path.display(), n + 1)))?;
-        fens.push(line.to_string());
-    }
-    if fens.is_empty() {
-        return Err(MatchError::Config(format!(
-            "{}: no openings",
-            path.display()
-        )));
-    }
-    Ok(fens)
-}
-
-/// Drops from a PGN file every game whose round is not among `done` (a game cut off by a kill,
-/// or written before its result line was), and repeated rounds. It works on the file's bytes,
-/// whatever they are (invalid UTF-8, CRLF endings): a game starts at a line `[Event `, its round
-/// is its `[Round "N"]` line, and it is complete when it ends with an empty line.
-fn clean_pgn(path: &Path, done: &HashSet<u32>) -> Result<(), MatchError> {
-    let io = |e| MatchError::Io(path.to_owned(), e);
-    let text = match fs::read(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut starts: Vec<usize> = (0..text.len())
-        .filter(|&i| (i == 0 || text[i - 1] == b'\n') && text[i..].starts_with(b"[Event "))
-        .collect();
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
-    starts.push(text.len());
-    let mut kept = Vec::new();
-    let mut seen = HashSet::new();
-    for w in starts.windows(2) {
-        let chunk = &text[w[0]..w[1]];
-        let round = chunk.split(|&b| b == b'\n').find_map(|l| {
-            let l = l.strip_suffix(b"\r").unwrap_or(l);
-            let n = l.strip_prefix(b"[Round \"")?.strip_suffix(b"\"]")?;
-            std::str::from_utf8(n).ok()?.parse::<u32>().ok()
-        });
-        let complete = chunk.ends_with(b"\n\n") || chunk.ends_with(b"\r\n\r\n");
-        if let Some(r) = round
-            && r >= 1
-            && complete
-            && done.contains(&(r - 1))
-            && seen.insert(r)
-        {
-            kept.extend_from_slice(chunk);
-        }
-    }
-    if kept != text {
-        log::warn!(
-            "{}: keeping {} of {} bytes: the games recorded in the results file, once each",
-            path.display(),
-            kept.len(),
-            text.len()
-        );
-        let tmp = path.with_extension("pgn.tmp");
-        fs::write(&tmp, &kept).map_err(io)?;
-        fs::rename(&tmp, path).map_err(io)?;
-    }
-    Ok(())
-}
 
 /// The live progress display on standard error: a bar on a terminal, a line per game otherwise.
 struct Progress {
