@@ -374,12 +374,14 @@ class Gui(unittest.TestCase):
         new_game(d, "apocalypse", "engine:0", "engine:1")
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="two turns")
         rv = h.state(d)["reveal"]
-        # Both committed: the page verifies both openings.
-        for i in (0, 1):
-            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") in ("true", "false"),
-                   what=f"the verdict on seat {i}")
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: h.state(d)["paused"], what="the pause")
+        # Both committed: the page verifies both openings of the last turn shown. Checked once
+        # paused: while two depth-1 engines play on, each new turn redraws the verdicts before
+        # the hash of the last one can be shown.
+        for i in (0, 1):
+            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") == "true",
+                   what=f"the verdict on seat {i}")
         time.sleep(0.5)
         n = len(h.state(d)["moves"])
         time.sleep(1.5)
