@@ -376,12 +376,6 @@ class Gui(unittest.TestCase):
         rv = h.state(d)["reveal"]
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: h.state(d)["paused"], what="the pause")
-        # Both committed: the page verifies both openings of the last turn shown. Checked once
-        # paused: while two depth-1 engines play on, each new turn redraws the verdicts before
-        # the hash of the last one can be shown.
-        for i in (0, 1):
-            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") == "true",
-                   what=f"the verdict on seat {i}")
         time.sleep(0.5)
         n = len(h.state(d)["moves"])
         time.sleep(1.5)
@@ -389,6 +383,12 @@ class Gui(unittest.TestCase):
         n = len(h.state(d)["moves"])
         time.sleep(1.0)
         self.assertEqual(len(h.state(d)["moves"]), n)
+        # Both committed: the page verifies both openings of the last turn shown. Checked once
+        # paused: while two depth-1 engines play on, each new turn redraws the verdicts before
+        # the hash of the last one can be shown.
+        for i in (0, 1):
+            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") == "true",
+                   what=f"the verdict on seat {i}")
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: len(h.state(d)["moves"]) > n or h.state(d)["result"], what="play resumed")
         self.assertIsNotNone(rv)
