@@ -293,6 +293,20 @@ pub struct Penalty {
     pub reason: &'static str,
 }
 
+impl Penalty {
+    /// The PGN comment and the human seat's message of a turn's penalties
+    /// (`penalty white a1a2 (reason); …`), None when there are none.
+    pub fn comment(penalties: &[Penalty]) -> Option<String> {
+        (!penalties.is_empty()).then(|| {
+            penalties
+                .iter()
+                .map(|p| format!("penalty {} {} ({})", p.side.word(), p.mv, p.reason))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+}
+
 /// Why a turn or a position was refused; the game is left unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
@@ -459,4 +473,23 @@ pub fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, Gam
             variant: pos.variant(),
         }),
     }
+}
+
+/// Reads a one-move turn with `parse`, the variant's own reading of a wire move: the shape is
+/// checked by [`single`], a refusal becomes [`GameError::Illegal`]. Alternating games have no
+/// penalties.
+///
+/// # Errors
+/// [`GameError::NotSealed`] for a joint turn, [`GameError::Illegal`] for a refused move.
+pub fn read_single<R: Rules, T>(
+    pos: &R,
+    turn: &Turn,
+    parse: impl FnOnce(&WireMove) -> Result<T, Refusal>,
+) -> Result<(T, Vec<Penalty>), GameError> {
+    let mv = single(pos, turn)?;
+    let parsed = parse(mv).map_err(|reason| GameError::Illegal {
+        mv: mv.to_string(),
+        reason,
+    })?;
+    Ok((parsed, Vec::new()))
 }

@@ -59,6 +59,30 @@ impl Variant {
             Variant::Gladiator | Variant::Brawl | Variant::Pagan => false,
         }
     }
+
+    /// The piece names of the variant, by upper-case FEN letter (for legends and messages).
+    pub const fn piece_names(self) -> &'static [(char, &'static str)] {
+        match self {
+            Variant::Apocalypse | Variant::ApocalypseClassic => {
+                &[('N', "horseman"), ('P', "footman")]
+            }
+            Variant::Gladiator | Variant::Brawl => &[
+                ('K', "king"),
+                ('Q', "queen"),
+                ('R', "rook"),
+                ('B', "bishop"),
+                ('N', "knight"),
+                ('P', "pawn"),
+            ],
+            Variant::Pagan => &[
+                ('K', "king"),
+                ('W', "wazir"),
+                ('A', "alchemist"),
+                ('G', "pagan"),
+                ('P', "pawn"),
+            ],
+        }
+    }
 }
 
 impl fmt::Display for Variant {

@@ -14,28 +14,6 @@ use crate::variant::{Side, Variant};
 #[derive(Clone, Debug)]
 pub struct Position(Game);
 
-/// The piece names of a variant, by upper-case FEN letter, for the page's legend.
-pub fn piece_names(variant: Variant) -> &'static [(char, &'static str)] {
-    match variant {
-        Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "horseman"), ('P', "footman")],
-        Variant::Gladiator | Variant::Brawl => &[
-            ('K', "king"),
-            ('Q', "queen"),
-            ('R', "rook"),
-            ('B', "bishop"),
-            ('N', "knight"),
-            ('P', "pawn"),
-        ],
-        Variant::Pagan => &[
-            ('K', "king"),
-            ('W', "wazir"),
-            ('A', "alchemist"),
-            ('G', "pagan"),
-            ('P', "pawn"),
-        ],
-    }
-}
-
 /// What the next leg of a move being entered may be.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegOptions {
@@ -246,7 +224,8 @@ impl Position {
             } else {
                 "Black's"
             };
-            let n = piece_names(variant)
+            let n = variant
+                .piece_names()
                 .iter()
                 .find(|(l, _)| *l == c.to_ascii_uppercase())
                 .map_or("piece", |(_, n)| n);

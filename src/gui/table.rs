@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc::UnboundedSender, watch};
 
-use super::rules_view::{Position, piece_names};
+use super::rules_view::Position;
 use super::seats::{self, Engine, Heard, Spec, Thinking, Wire};
 use crate::game::Outcome;
 use crate::notation::{Turn, WireMove};
@@ -468,7 +468,10 @@ impl Table {
             .iter()
             .map(|r| json!({"turn": r.turn.to_string(), "words": r.words}))
             .collect();
-        let legend: Vec<Value> = piece_names(self.setup.variant)
+        let legend: Vec<Value> = self
+            .setup
+            .variant
+            .piece_names()
             .iter()
             .map(|(c, n)| json!([c.to_string(), n]))
             .collect();
@@ -1113,13 +1116,7 @@ impl Table {
             ));
         }
         words.extend(before.effects(&self.pos, &[&wm, &bm]));
-        let comment = (!penalties.is_empty()).then(|| {
-            penalties
-                .iter()
-                .map(|p| format!("penalty {} {} ({})", p.side.word(), p.mv, p.reason))
-                .collect::<Vec<_>>()
-                .join("; ")
-        });
+        let comment = crate::rules::Penalty::comment(&penalties);
         let thinking: Vec<Value> = (0..2)
             .map(|i| {
                 Value::Array(

@@ -10,30 +10,9 @@ use crate::geometry::Square;
 use crate::notation::{Turn, WireMove, parse_move};
 use crate::variant::{Side, Variant};
 
-/// The piece names of a variant, by upper-case FEN letter.
-fn names(variant: Variant) -> &'static [(char, &'static str)] {
-    match variant {
-        Variant::Apocalypse | Variant::ApocalypseClassic => &[('N', "horseman"), ('P', "footman")],
-        Variant::Gladiator | Variant::Brawl => &[
-            ('K', "king"),
-            ('Q', "queen"),
-            ('R', "rook"),
-            ('B', "bishop"),
-            ('N', "knight"),
-            ('P', "pawn"),
-        ],
-        Variant::Pagan => &[
-            ('K', "king"),
-            ('W', "wazir"),
-            ('A', "alchemist"),
-            ('G', "pagan"),
-            ('P', "pawn"),
-        ],
-    }
-}
-
 fn name_of(variant: Variant, letter: char) -> &'static str {
-    names(variant)
+    variant
+        .piece_names()
         .iter()
         .find(|(c, _)| *c == letter.to_ascii_uppercase())
         .map_or("piece", |(_, n)| n)
@@ -41,7 +20,8 @@ fn name_of(variant: Variant, letter: char) -> &'static str {
 
 /// The piece legend of a variant: `Pieces (White upper case, black lower case): N horseman, …`.
 pub fn legend(variant: Variant) -> String {
-    let list: Vec<String> = names(variant)
+    let list: Vec<String> = variant
+        .piece_names()
         .iter()
         .map(|(c, n)| format!("{c} {n}"))
         .collect();

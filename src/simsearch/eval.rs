@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use super::bits::popcount;
 use crate::variant::Side;
-use crate::variants::apocalypse::{End, Position};
+use crate::variants::apocalypse::{End, KNIGHT, Position};
 
 /// The exact payoff of a finished game, `None` while it goes on.
 pub fn terminal(p: &Position) -> Option<f64> {
@@ -101,35 +101,6 @@ fn mobility(mut h: u32, own: u32) -> i32 {
     }
     total as i32
 }
-
-/// Knight targets of each square.
-const KNIGHT: [u32; 25] = {
-    let mut table = [0u32; 25];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
-    let mut sq = 0;
-    while sq < 25 {
-        let (f, r) = ((sq % 5) as i32, (sq / 5) as i32);
-        let mut j = 0;
-        while j < 8 {
-            let (nf, nr) = (f + jumps[j].0, r + jumps[j].1);
-            if nf >= 0 && nf < 5 && nr >= 0 && nr < 5 {
-                table[sq] |= 1 << (nr * 5 + nf);
-            }
-            j += 1;
-        }
-        sq += 1;
-    }
-    table
-};
 
 /// Squares a side's footmen attack (diagonally forward).
 fn footman_attacks(p: &Position, side: Side) -> u32 {

@@ -125,7 +125,8 @@ const fn knight_table() -> [u32; 25] {
     table
 }
 
-const KNIGHT: [u32; 25] = knight_table();
+/// Horseman targets of each square, as a 25-bit set.
+pub(crate) const KNIGHT: [u32; 25] = knight_table();
 
 pub use crate::rules::End;
 

@@ -806,14 +806,7 @@ impl crate::rules::Rules for Position {
         &self,
         turn: &crate::notation::Turn,
     ) -> Result<(Turn, Vec<crate::rules::Penalty>), crate::rules::GameError> {
-        let mv = crate::rules::single(self, turn)?;
-        let parsed = self
-            .parse_turn(mv)
-            .map_err(|reason| crate::rules::GameError::Illegal {
-                mv: mv.to_string(),
-                reason,
-            })?;
-        Ok((parsed, Vec::new()))
+        crate::rules::read_single(self, turn, |mv| self.parse_turn(mv))
     }
 
     fn play(&self, turn: Turn) -> Position {

@@ -969,14 +969,7 @@ impl crate::rules::Rules for Position {
         &self,
         turn: &crate::notation::Turn,
     ) -> Result<(Move, Vec<crate::rules::Penalty>), crate::rules::GameError> {
-        let mv = crate::rules::single(self, turn)?;
-        let parsed = self
-            .parse_move(mv)
-            .map_err(|reason| crate::rules::GameError::Illegal {
-                mv: mv.to_string(),
-                reason,
-            })?;
-        Ok((parsed, Vec::new()))
+        crate::rules::read_single(self, turn, |mv| self.parse_move(mv))
     }
 
     fn play(&self, mv: Move) -> Position {

@@ -374,10 +374,6 @@ class Gui(unittest.TestCase):
         new_game(d, "apocalypse", "engine:0", "engine:1")
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="two turns")
         rv = h.state(d)["reveal"]
-        # Both committed: the page verifies both openings.
-        for i in (0, 1):
-            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") in ("true", "false"),
-                   what=f"the verdict on seat {i}")
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: h.state(d)["paused"], what="the pause")
         time.sleep(0.5)
@@ -387,6 +383,12 @@ class Gui(unittest.TestCase):
         n = len(h.state(d)["moves"])
         time.sleep(1.0)
         self.assertEqual(len(h.state(d)["moves"]), n)
+        # Both committed: the page verifies both openings of the last turn shown. Checked once
+        # paused: while two depth-1 engines play on, each new turn redraws the verdicts before
+        # the hash of the last one can be shown.
+        for i in (0, 1):
+            h.wait(d, lambda d: d.find_element("id", f"verify-{i}").get_attribute("data-verified") == "true",
+                   what=f"the verdict on seat {i}")
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: len(h.state(d)["moves"]) > n or h.state(d)["result"], what="play resumed")
         self.assertIsNotNone(rv)

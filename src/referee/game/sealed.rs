@@ -107,13 +107,7 @@ impl Table {
             self.tell_humans(&said);
         }
         self.marks = [&wm, &bm].into_iter().flat_map(human::squares).collect();
-        let comment = (!penalties.is_empty()).then(|| {
-            penalties
-                .iter()
-                .map(|p| format!("penalty {} {} ({})", p.side.word(), p.mv, p.reason))
-                .collect::<Vec<_>>()
-                .join("; ")
-        });
+        let comment = crate::rules::Penalty::comment(&penalties);
         if let Some(c) = &comment {
             self.tell_humans(c);
         }
