@@ -151,57 +151,9 @@ pub struct MatchOutcome {
 /// this match.
 pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     config.check()?;
-    // Every engine seat is started once before any game: one that cannot run, or that refuses
-    // an option, would otherwise forfeit every game of the match.
-    for i in 0..2 {
-        let seats = [&config.seats[0], &config.seats[1]];
-        game::probe(config.variant, seats, i).map_err(|why| {
-            MatchError::Seat(format!(
-                "seat {} is not fit to play, so no game was started: {why}",
-                config.seats[i].name()
-            ))
-        })?;
-    }
-    let signature = config.signature();
-    let (mut file, mut records) = if config.resume && config.results.exists() {
-        let (file, records) =
-            ResultsFile::open_resume_or_restart(&config.results, Some(&signature))?;
-        if file.header_extra() != signature {
-            return Err(MatchError::Config(format!(
-                "{} is from another match ('{}'); this one is '{signature}': give another \
-                 --results file",
-                config.results.display(),
-                file.header_extra().escape_debug()
-            )));
-        }
-        config.check_records(&file, &records)?;
-        (file, records)
-    } else {
-        if config.results.exists() {
-            return Err(MatchError::Config(format!(
-                "{} exists: use --resume to continue it (an empty file or a torn header line \
-                 is started over), or another file",
-                config.results.display()
-            )));
-        }
-        (
-            ResultsFile::create(&config.results, &signature)?,
-            Vec::new(),
-        )
-    };
-    let done: HashSet<u32> = records.iter().map(|r| r.game).collect();
-    if let Some(pgn) = &config.pgn {
-        clean_pgn(pgn, &done)?;
-    }
-    if let Some(dir) = &config.log_dir {
-        fs::create_dir_all(dir).map_err(|e| MatchError::Io(dir.clone(), e))?;
-    }
-    let schedule = config.schedule();
-    let queue: VecDeque<u32> = schedule
-        .iter()
-        .copied()
-        .filter(|g| !done.contains(g))
-        .collect();
+    probe_seats(config)?;
+    let (mut file, mut records) = open_results(config)?;
+    let (schedule, queue) = pending(config, &records)?;
     let human = config.seats.iter().any(|s| matches!(s, Seat::Human { .. }));
     let terminal = human.then(Terminal::stdio);
     let concurrency = if human { 1 } else { config.concurrency.max(1) };
@@ -211,14 +163,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         tty: std::io::stderr().is_terminal() && !human,
         sprt: config.sprt,
     };
-    let decided = |records: &[GameRecord]| {
-        let sprt = config.sprt?;
-        let summary = Summary::new(records, &a, Some(sprt));
-        summary
-            .sprt
-            .is_some_and(|t| t.decision != Decision::Continue)
-            .then_some(summary)
-    };
+    let decided = |records: &[GameRecord]| decided(config, records, &a);
     let mut stopped = decided(&records);
     let stop = AtomicBool::new(stopped.is_some());
     let queue = Mutex::new(queue);
@@ -228,51 +173,15 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         for _ in 0..concurrency {
             let tx = tx.clone();
             let (queue, stop, terminal) = (&queue, &stop, terminal.as_ref());
-            scope.spawn(move || {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let Some(index) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
-                        return;
-                    };
-                    let setup = config.setup(index);
-                    let (white, black) = if index % 2 == 0 { (0, 1) } else { (1, 0) };
-                    let report = game::play(
-                        &setup,
-                        [&config.seats[white], &config.seats[black]],
-                        terminal,
-                    );
-                    if tx.send(report).is_err() {
-                        return;
-                    }
-                }
-            });
+            scope.spawn(move || play_queue(config, queue, stop, terminal, &tx));
         }
         drop(tx);
         for report in rx {
             if failure.is_some() {
                 continue;
             }
-            // The game is written to the PGN first: a game in the PGN without its results
-            // line is dropped on resume, so nothing is ever counted twice.
-            if let Some(pgn) = &config.pgn {
-                let written = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(pgn)
-                    .and_then(|mut f| {
-                        f.write_all(report.pgn.as_bytes())
-                            .and_then(|()| f.sync_data())
-                    });
-                if let Err(e) = written {
-                    failure = Some(MatchError::Io(pgn.clone(), e));
-                    stop.store(true, Ordering::Relaxed);
-                    continue;
-                }
-            }
-            if let Err(e) = file.append(&report.record) {
-                failure = Some(e.into());
+            if let Err(e) = record_game(config, &mut file, &report) {
+                failure = Some(e);
                 stop.store(true, Ordering::Relaxed);
                 continue;
             }
@@ -296,6 +205,136 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         summary,
         stopped,
     })
+}
+
+/// The match's schedule, and the games of it not yet played, once the PGN file is cleaned of
+/// games without a results line and the log directory exists.
+fn pending(
+    config: &MatchConfig,
+    records: &[GameRecord],
+) -> Result<(Vec<u32>, VecDeque<u32>), MatchError> {
+    let done: HashSet<u32> = records.iter().map(|r| r.game).collect();
+    if let Some(pgn) = &config.pgn {
+        clean_pgn(pgn, &done)?;
+    }
+    if let Some(dir) = &config.log_dir {
+        fs::create_dir_all(dir).map_err(|e| MatchError::Io(dir.clone(), e))?;
+    }
+    let schedule = config.schedule();
+    let queue: VecDeque<u32> = schedule
+        .iter()
+        .copied()
+        .filter(|g| !done.contains(g))
+        .collect();
+    Ok((schedule, queue))
+}
+
+/// The summary, from seat `a`'s side, when the SPRT has decided.
+fn decided(config: &MatchConfig, records: &[GameRecord], a: &str) -> Option<Summary> {
+    let sprt = config.sprt?;
+    let summary = Summary::new(records, a, Some(sprt));
+    summary
+        .sprt
+        .is_some_and(|t| t.decision != Decision::Continue)
+        .then_some(summary)
+}
+
+/// Starts every engine seat once before any game: one that cannot run, or that refuses an
+/// option, would otherwise forfeit every game of the match.
+fn probe_seats(config: &MatchConfig) -> Result<(), MatchError> {
+    for i in 0..2 {
+        let seats = [&config.seats[0], &config.seats[1]];
+        game::probe(config.variant, seats, i).map_err(|why| {
+            MatchError::Seat(format!(
+                "seat {} is not fit to play, so no game was started: {why}",
+                config.seats[i].name()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// The results file and the games already in it: resumed when asked and it is this match's,
+/// else created (never over an existing file).
+fn open_results(config: &MatchConfig) -> Result<(ResultsFile, Vec<GameRecord>), MatchError> {
+    let signature = config.signature();
+    if config.resume && config.results.exists() {
+        let (file, records) =
+            ResultsFile::open_resume_or_restart(&config.results, Some(&signature))?;
+        if file.header_extra() != signature {
+            return Err(MatchError::Config(format!(
+                "{} is from another match ('{}'); this one is '{signature}': give another \
+                 --results file",
+                config.results.display(),
+                file.header_extra().escape_debug()
+            )));
+        }
+        config.check_records(&file, &records)?;
+        Ok((file, records))
+    } else {
+        if config.results.exists() {
+            return Err(MatchError::Config(format!(
+                "{} exists: use --resume to continue it (an empty file or a torn header line \
+                 is started over), or another file",
+                config.results.display()
+            )));
+        }
+        Ok((
+            ResultsFile::create(&config.results, &signature)?,
+            Vec::new(),
+        ))
+    }
+}
+
+/// A worker: plays games from the queue until it is empty, the match is stopped, or the
+/// reports are no longer read.
+fn play_queue(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<u32>>,
+    stop: &AtomicBool,
+    terminal: Option<&Terminal>,
+    tx: &mpsc::Sender<GameReport>,
+) {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(index) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            return;
+        };
+        let setup = config.setup(index);
+        let (white, black) = if index % 2 == 0 { (0, 1) } else { (1, 0) };
+        let report = game::play(
+            &setup,
+            [&config.seats[white], &config.seats[black]],
+            terminal,
+        );
+        if tx.send(report).is_err() {
+            return;
+        }
+    }
+}
+
+/// Records a finished game: the PGN first (a game in the PGN without its results line is
+/// dropped on resume, so nothing is ever counted twice), then its results line.
+fn record_game(
+    config: &MatchConfig,
+    file: &mut ResultsFile,
+    report: &GameReport,
+) -> Result<(), MatchError> {
+    if let Some(pgn) = &config.pgn {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(pgn)
+            .and_then(|mut f| {
+                f.write_all(report.pgn.as_bytes())
+                    .and_then(|()| f.sync_data())
+            })
+            .map_err(|e| MatchError::Io(pgn.clone(), e))?;
+    }
+    file.append(&report.record)?;
+    Ok(())
 }
 
 #[cfg(test)]
