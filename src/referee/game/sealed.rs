@@ -4,67 +4,18 @@
 use super::turn::Answer;
 use super::*;
 
+/// Each seat's answer to the sealed request, as given (engines only).
+type Answers = [Option<Answer>; 2];
+/// Each seat's move as written, once known.
+type Written = [Option<String>; 2];
+/// Each committer's opening: its move and nonce.
+type Openings = [Option<(String, String)>; 2];
+
 impl Table {
     pub(super) fn sealed_turn(&mut self) -> Result<(), Stop> {
-        // Engines are asked first; both think at once. A human answers after the engines have
-        // chosen (and, when they commit, after their commitments are shown).
-        let mut asked = [Instant::now(); 2];
-        let mut answers: [Option<Answer>; 2] = [None, None];
-        for (i, at) in asked.iter_mut().enumerate() {
-            if matches!(self.players[i], Player::Engine(_)) {
-                *at = self.request(i)?;
-            }
-        }
-        for i in 0..2 {
-            if matches!(self.players[i], Player::Engine(_)) {
-                answers[i] = Some(self.answer(i, asked[i], false)?);
-            }
-        }
-        let mut written: [Option<String>; 2] = [None, None];
-        for i in 0..2 {
-            match &answers[i] {
-                Some(Answer::Move(m, at)) => {
-                    self.charge(i, at.duration_since(asked[i]))?;
-                    written[i] = Some(m.clone());
-                }
-                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked[i]))?,
-                None => {}
-            }
-        }
-        // Humans now: they see commitments, never moves.
-        for i in 0..2 {
-            if let Player::Human(..) = self.players[i] {
-                let shown = match &answers[1 - i] {
-                    Some(Answer::Commit(d, _)) => Some(d.clone()),
-                    _ => None,
-                };
-                written[i] = match self.human_move(i, Some(shown))? {
-                    Typed::Move(mv) => Some(mv.to_string()),
-                    _ => unreachable!("no undo in a sealed game"),
-                };
-            }
-        }
-        // Open the commitments: each committer is told the other's move, or its commitment.
-        let mut openings: [Option<(String, String)>; 2] = [None, None];
-        for i in 0..2 {
-            if let Some(Answer::Commit(_, _)) = &answers[i] {
-                let other = match (&answers[1 - i], &written[1 - i]) {
-                    (Some(Answer::Commit(d, _)), _) => d.clone(),
-                    (_, Some(m)) => m.clone(),
-                    _ => unreachable!("the other seat has answered"),
-                };
-                if let Player::Engine(e) = &mut self.players[i] {
-                    e.send(&format!("opponent {other}"));
-                }
-            }
-        }
-        for i in 0..2 {
-            if let Some(Answer::Commit(digest, _)) = answers[i].clone() {
-                let opened = self.opening(i, &digest)?;
-                written[i] = Some(opened.0.clone());
-                openings[i] = Some(opened);
-            }
-        }
+        let (answers, mut written) = self.engine_answers()?;
+        self.human_answers(&answers, &mut written)?;
+        let openings = self.open_commitments(&answers, &mut written)?;
         let [Some(w), Some(b)] = written else {
             unreachable!("both seats have answered")
         };
@@ -72,24 +23,7 @@ impl Table {
         let bm = self.parse(1, &b)?;
         let turn = Turn::Joint(wm.clone(), bm.clone());
         let before = self.game.clone();
-        let penalties = match self.game.play(&turn) {
-            Ok(p) => p,
-            Err(e) => {
-                let culprit = if matches!(&e, crate::game::GameError::NotAMove(t) if *t == w) {
-                    0
-                } else {
-                    1
-                };
-                return Err(forfeit(
-                    culprit,
-                    format!(
-                        "{} wrote a move that is not of the variant: {e}",
-                        self.names[culprit]
-                    ),
-                )
-                .into());
-            }
-        };
+        let penalties = self.play_joint(&turn, &w)?;
         // Both halves of the turn are told, the person's own too: what happened to it (a
         // collision, an escape) is read from the next board.
         for (i, mv) in [&wm, &bm].into_iter().enumerate() {
@@ -122,6 +56,102 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Engines are asked first; both think at once, and each is charged its own time. Returns
+    /// their answers, and the moves of those that answered with a move.
+    fn engine_answers(&mut self) -> Result<(Answers, Written), Forfeit> {
+        let mut asked = [Instant::now(); 2];
+        let mut answers: Answers = [None, None];
+        for (i, at) in asked.iter_mut().enumerate() {
+            if matches!(self.players[i], Player::Engine(_)) {
+                *at = self.request(i)?;
+            }
+        }
+        for i in 0..2 {
+            if matches!(self.players[i], Player::Engine(_)) {
+                answers[i] = Some(self.answer(i, asked[i], false)?);
+            }
+        }
+        let mut written: Written = [None, None];
+        for i in 0..2 {
+            match &answers[i] {
+                Some(Answer::Move(m, at)) => {
+                    self.charge(i, at.duration_since(asked[i]))?;
+                    written[i] = Some(m.clone());
+                }
+                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked[i]))?,
+                None => {}
+            }
+        }
+        Ok((answers, written))
+    }
+
+    /// A human answers after the engines have chosen (and, when they commit, after their
+    /// commitments are shown): they see commitments, never moves.
+    fn human_answers(&mut self, answers: &Answers, written: &mut Written) -> Result<(), Forfeit> {
+        for i in 0..2 {
+            if let Player::Human(..) = self.players[i] {
+                let shown = match &answers[1 - i] {
+                    Some(Answer::Commit(d, _)) => Some(d.clone()),
+                    _ => None,
+                };
+                written[i] = match self.human_move(i, Some(shown))? {
+                    Typed::Move(mv) => Some(mv.to_string()),
+                    _ => unreachable!("no undo in a sealed game"),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens the commitments: each committer is told the other's move, or its commitment,
+    /// then opens its own, which becomes its move.
+    fn open_commitments(
+        &mut self,
+        answers: &Answers,
+        written: &mut Written,
+    ) -> Result<Openings, Forfeit> {
+        let mut openings: Openings = [None, None];
+        for i in 0..2 {
+            if let Some(Answer::Commit(_, _)) = &answers[i] {
+                let other = match (&answers[1 - i], &written[1 - i]) {
+                    (Some(Answer::Commit(d, _)), _) => d.clone(),
+                    (_, Some(m)) => m.clone(),
+                    _ => unreachable!("the other seat has answered"),
+                };
+                if let Player::Engine(e) = &mut self.players[i] {
+                    e.send(&format!("opponent {other}"));
+                }
+            }
+        }
+        for i in 0..2 {
+            if let Some(Answer::Commit(digest, _)) = answers[i].clone() {
+                let opened = self.opening(i, &digest)?;
+                written[i] = Some(opened.0.clone());
+                openings[i] = Some(opened);
+            }
+        }
+        Ok(openings)
+    }
+
+    /// Plays the joint turn; a move that is not of the variant forfeits its writer (white's
+    /// when it is white's written move `w`, else black's).
+    fn play_joint(&mut self, turn: &Turn, w: &str) -> Result<Vec<crate::rules::Penalty>, Forfeit> {
+        self.game.play(turn).map_err(|e| {
+            let culprit = if matches!(&e, crate::game::GameError::NotAMove(t) if *t == w) {
+                0
+            } else {
+                1
+            };
+            forfeit(
+                culprit,
+                format!(
+                    "{} wrote a move that is not of the variant: {e}",
+                    self.names[culprit]
+                ),
+            )
+        })
     }
 
     /// Waits for seat `i` to open its commitment `digest`; a wrong opening forfeits.
