@@ -17,6 +17,7 @@ use nom::{IResult, Parser};
 
 use crate::commit;
 use crate::referee::engine::{Event, Meaning, Process, Said, meaning};
+use crate::referee::game::shown;
 use crate::referee::inbox::{Dialogue, Inbox};
 use crate::referee::later;
 use crate::referee::seat::{Dialect, EngineSpec, Limits, Seat, parse_seat, split_words};
@@ -28,8 +29,6 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 pub const OPENING_TIMEOUT: Duration = Duration::from_secs(5);
 /// Most unrecognised lines an engine may print while thinking.
 pub const MAX_GARBAGE: usize = 100;
-/// Longest text of an engine quoted back to the page.
-const MAX_QUOTED: usize = 200;
 
 /// The seat configuration of an engine, read with the referee's syntax.
 pub type Spec = EngineSpec;
@@ -132,17 +131,6 @@ pub struct Engine {
     /// It plays the sealed game with commit–reveal.
     pub commits: bool,
     garbage: usize,
-}
-
-fn quoted(text: &str) -> String {
-    if text.len() <= MAX_QUOTED {
-        return text.to_string();
-    }
-    let mut end = MAX_QUOTED;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 /// The events of both seats of a game.
@@ -332,14 +320,7 @@ impl Engine {
     }
 
     fn crashed(&mut self, what: &str) -> String {
-        let until = later(Instant::now(), Duration::from_millis(200));
-        while self.process.exit_status().is_none() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let status = self
-            .process
-            .exit_status()
-            .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+        let status = self.process.ending();
         format!("{} {status} {what}", self.spec.name)
     }
 
@@ -377,7 +358,7 @@ impl Engine {
     ) -> Result<(), String> {
         let name = self.spec.name.clone();
         self.wait(wire, deadline, "the end of the set-up", |m| match m {
-            Meaning::Complaint(c) => Some(Err(format!("{name} refused an option: {}", quoted(&c)))),
+            Meaning::Complaint(c) => Some(Err(format!("{name} refused an option: {}", shown(&c)))),
             m if done(&m) => Some(Ok(())),
             _ => None,
         })?
@@ -404,7 +385,7 @@ impl Engine {
             Meaning::ReadyOk if expected.is_none() => Some(Ok(())),
             Meaning::Pong(n) if expected.as_ref() == Some(&n) => Some(Ok(())),
             Meaning::Move(m) | Meaning::Commit(m) => {
-                Some(Err(format!("{name} moved out of turn ({})", quoted(&m))))
+                Some(Err(format!("{name} moved out of turn ({})", shown(&m))))
             }
             _ => None,
         })?
@@ -540,17 +521,17 @@ impl Engine {
             Meaning::Commit(d) => Ok(Heard::Commit(d, event.at)),
             Meaning::Claim(r, why) => Err(format!(
                 "{name} made a false claim: {r} {{{}}}",
-                quoted(&why)
+                shown(&why)
             )),
             Meaning::Resign => Err(format!("{name} resigned")),
             Meaning::Refusal(r) => Err(format!(
                 "{name} refused a legal move: Illegal move{}",
-                quoted(&r)
+                shown(&r)
             )),
             Meaning::Unknown => {
                 self.garbage += 1;
                 if self.garbage > MAX_GARBAGE {
-                    return Err(format!("{name} printed garbage: {}", quoted(&line)));
+                    return Err(format!("{name} printed garbage: {}", shown(&line)));
                 }
                 Ok(Heard::Nothing)
             }
@@ -586,9 +567,9 @@ impl Engine {
             let why = format!(
                 "{} broke its commitment {digest} (opened {} {}, moved {})",
                 self.spec.name,
-                quoted(&mv),
-                quoted(&nonce),
-                quoted(&moved)
+                shown(&mv),
+                shown(&nonce),
+                shown(&moved)
             );
             return Err((Some((mv, nonce)), why));
         }
@@ -609,12 +590,12 @@ impl Engine {
                 Said::Overflow(why) => return Err(format!("{name} {why}")),
                 Said::Line(line) => match meaning(self.spec.dialect, &line) {
                     Meaning::Move(m) | Meaning::Commit(m) => {
-                        return Err(format!("{name} moved out of turn ({})", quoted(&m)));
+                        return Err(format!("{name} moved out of turn ({})", shown(&m)));
                     }
                     Meaning::Claim(r, why) => {
                         return Err(format!(
                             "{name} made a false claim: {r} {{{}}}",
-                            quoted(&why)
+                            shown(&why)
                         ));
                     }
                     Meaning::Resign => return Err(format!("{name} resigned")),

@@ -119,6 +119,17 @@ impl Process {
         self.child.try_wait().ok().flatten()
     }
 
+    /// How the process ended, for a forfeit reason: `exited (STATUS)`, or `closed its output`
+    /// when it has not exited within 200 ms of its output closing.
+    pub fn ending(&mut self) -> String {
+        let until = super::later(Instant::now(), Duration::from_millis(200));
+        while self.exit_status().is_none() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.exit_status()
+            .map_or("closed its output".to_string(), |s| format!("exited ({s})"))
+    }
+
     /// Asks the engine to quit, waits up to `grace` for it, then kills it.
     pub fn stop(&mut self, quit: &str, grace: Duration) {
         self.send(quit);

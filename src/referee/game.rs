@@ -41,7 +41,7 @@ pub const MAX_QUOTED: usize = 100;
 
 /// An engine's text as quoted in a reason: at most [`MAX_QUOTED`] bytes (cut at a character
 /// boundary, with `…` when cut), so that a record stays short whatever the engine sent.
-fn shown(text: &str) -> String {
+pub fn shown(text: &str) -> String {
     if text.len() <= MAX_QUOTED {
         return text.to_string();
     }

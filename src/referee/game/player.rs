@@ -68,15 +68,7 @@ impl EnginePlayer {
     }
 
     pub(super) fn crashed(&mut self, what: &str) -> Forfeit {
-        // Give the process a moment to be reaped, for its exit status.
-        let until = later(Instant::now(), Duration::from_millis(200));
-        while self.process.exit_status().is_none() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let status = self
-            .process
-            .exit_status()
-            .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+        let status = self.process.ending();
         forfeit(self.seat, format!("{} {status} {what}", self.spec.name))
     }
 
