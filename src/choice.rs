@@ -2,7 +2,7 @@
 //! mover's side. Below both searches and [`crate::player`], so that the sealed search does not
 //! depend on the player that calls it.
 
-use crate::notation::WireMove;
+use crate::notation::{Turn, WireMove};
 use crate::search;
 
 /// What the player decided, with the figures a protocol reports.
@@ -22,9 +22,9 @@ pub struct Choice {
     pub depth: u32,
     /// Microseconds spent.
     pub micros: u64,
-    /// The principal line as turns in `position … moves` notation (in a sealed game joint
+    /// The principal line as turns, printed only by the session (in a sealed game joint
     /// turns: this move with the opponent's most likely one, then each side's most likely).
-    pub pv: Vec<String>,
+    pub pv: Vec<Turn>,
 }
 
 /// A score from the mover's side, as both protocols report it.

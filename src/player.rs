@@ -90,7 +90,12 @@ fn search_alternating<P: Searchable>(
         nodes: found.nodes,
         depth: found.depth,
         micros: started.elapsed().as_micros() as u64,
-        pv: found.pv.iter().map(ToString::to_string).collect(),
+        pv: found
+            .pv
+            .iter()
+            .cloned()
+            .map(crate::notation::Turn::Single)
+            .collect(),
         mv: found.mv.clone(),
     };
     let found = search::search(pos, history, allowed, limits, stop, table, &mut |f| {

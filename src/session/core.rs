@@ -1,7 +1,10 @@
 //! The state both dialects share: variant, position and history, options, random generator.
 
+mod options;
+
 use std::sync::{Arc, Mutex};
 
+use super::error::{PerftDepthError, PositionError, UndoError};
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
 use crate::notation::{Leg, Turn, WireMove};
@@ -40,12 +43,10 @@ pub fn duration_ms(ms: u64) -> std::time::Duration {
 /// Checks a perft depth against [`MAX_PERFT_DEPTH`].
 ///
 /// # Errors
-/// A message naming the depth and the maximum.
-pub fn check_perft_depth(depth: u32) -> Result<u32, String> {
+/// A depth above the maximum.
+pub fn check_perft_depth(depth: u32) -> Result<u32, PerftDepthError> {
     if depth > MAX_PERFT_DEPTH {
-        return Err(format!(
-            "perft depth {depth} is above the maximum {MAX_PERFT_DEPTH}"
-        ));
+        return Err(PerftDepthError { depth });
     }
     Ok(depth)
 }
@@ -160,36 +161,22 @@ impl Core {
         Arc::clone(&self.table)
     }
 
-    /// Resizes (and so empties) the transposition table.
-    ///
-    /// # Errors
-    /// A size outside 1 to [`Table::MAX_MIB`] MiB, or memory that cannot be had (the old
-    /// table is kept then).
-    pub fn set_hash(&mut self, mib: u64) -> Result<(), String> {
-        let mib = usize::try_from(mib)
-            .ok()
-            .filter(|m| (1..=Table::MAX_MIB).contains(m))
-            .ok_or_else(|| format!("Hash needs 1..{} MiB, got {mib}", Table::MAX_MIB))?;
-        // A new table, not the old one resized: a running search may still hold that.
-        self.table = Arc::new(Mutex::new(Table::new(mib)?));
-        self.sealed = Arc::new(Mutex::new(sealed_table(mib)));
-        self.options.hash_mib = mib;
-        Ok(())
-    }
-
     /// Sets a position: a FEN (or the start position) and turns played from it. All or nothing.
     ///
     /// # Errors
-    /// A message naming the bad FEN or the first turn that cannot be played.
-    pub fn set_position(&mut self, fen: Option<&str>, turns: &[Turn]) -> Result<(), String> {
+    /// The bad FEN or the first turn that cannot be played.
+    pub fn set_position(&mut self, fen: Option<&str>, turns: &[Turn]) -> Result<(), PositionError> {
         let start = match fen {
             None => Game::start(self.variant()),
-            Some(f) => Game::from_fen(self.variant(), f).map_err(|e| e.to_string())?,
+            Some(f) => Game::from_fen(self.variant(), f).map_err(PositionError::Fen)?,
         };
         let mut game = start.clone();
         for (i, turn) in turns.iter().enumerate() {
-            game.play(turn)
-                .map_err(|e| format!("turn {} '{turn}': {e}", i + 1))?;
+            game.play(turn).map_err(|error| PositionError::Turn {
+                number: i + 1,
+                turn: turn.clone(),
+                error,
+            })?;
         }
         self.start = start;
         self.game = game;
@@ -211,9 +198,11 @@ impl Core {
     ///
     /// # Errors
     /// When fewer than `n` turns were played.
-    pub fn undo(&mut self, n: usize) -> Result<(), String> {
+    pub fn undo(&mut self, n: usize) -> Result<(), UndoError> {
         if self.history.len() < n {
-            return Err(format!("only {} turns to take back", self.history.len()));
+            return Err(UndoError {
+                played: self.history.len(),
+            });
         }
         let mut game = self.start.clone();
         let keep = self.history.len() - n;
@@ -223,59 +212,6 @@ impl Core {
         self.history.truncate(keep);
         self.game = game;
         Ok(())
-    }
-
-    /// Sets an option by name (`Seed`, `SealedCommit`, `Hash`; case-insensitive as in UCI).
-    ///
-    /// # Errors
-    /// An unknown name or a bad value.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let value = value.unwrap_or("").trim();
-        match name.to_ascii_lowercase().as_str() {
-            "seed" => {
-                let seed = value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&s| s <= MAX_SEED)
-                    .ok_or_else(|| {
-                        format!("Seed needs a whole number 0..{MAX_SEED}, got '{value}'")
-                    })?;
-                self.options.seed = seed;
-                self.rng = Rng::new(fresh_seed(&self.options));
-                Ok(())
-            }
-            "hash" => {
-                let mib = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("Hash needs a whole number of MiB, got '{value}'"))?;
-                self.set_hash(mib)
-            }
-            // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
-            "tablebasepath" => {
-                crate::tablebase::set_active(crate::tablebase::Tables::load(value)?);
-                Ok(())
-            }
-            "sealedcommit" => {
-                self.options.commit = check(name, value)?;
-                Ok(())
-            }
-            "clear hash" => {
-                if let Ok(mut table) = self.table.try_lock() {
-                    table.clear();
-                }
-                self.clear_sealed();
-                Ok(())
-            }
-            // One search thread and one line: only these values are true (uci.md).
-            "threads" | "multipv" => match value {
-                "1" => Ok(()),
-                _ => Err(format!("{name} has only the value 1, got '{value}'")),
-            },
-            // Accepted and without effect (uci.md): Quill ponders when asked by `go
-            // ponder`, and analyses the same way in either mode.
-            "ponder" | "uci_analysemode" => check(name, value).map(|_| ()),
-            _ => Err(format!("unknown option '{name}'")),
-        }
     }
 
     /// A copy of the move sampler's generator, for a worker to continue with.
@@ -378,19 +314,10 @@ impl PerftDivide {
     }
 }
 
-/// A check option's value: `true`/`false` (UCI) or `1`/`0` (CECP).
 /// A sealed table of `mib` MiB (sizes are checked by [`Core::set_hash`]; the default
 /// table otherwise).
 fn sealed_table(mib: usize) -> simsearch::Table {
     simsearch::Table::with_mib(mib).unwrap_or_default()
-}
-
-fn check(name: &str, value: &str) -> Result<bool, String> {
-    match value {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
-        _ => Err(format!("{name} needs true or false, got '{value}'")),
-    }
 }
 
 fn fresh_seed(options: &Options) -> u64 {
@@ -409,87 +336,4 @@ fn fresh_seed(options: &Options) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::atomic::AtomicBool;
-    use std::sync::mpsc::channel;
-
-    use super::*;
-    use crate::notation::parse_turn;
-    use crate::search::Limits;
-    use crate::session::{Input, Session};
-
-    #[test]
-    fn history_keys_follow_position_startpos_moves() {
-        let (events, _keep) = channel();
-        let mut session = Session::new(events);
-        for line in [
-            "uci",
-            "setoption name UCI_Variant value pagan",
-            "position startpos moves g10f10 a8b8 f10g10 b8a8 g10f10",
-        ] {
-            session.handle(Input::Line(line.into()));
-        }
-        let core = &session.core;
-        assert_eq!(core.history().len(), 5);
-        let keys = core.history_keys();
-        // The positions before the current one: the start, then after each of four turns.
-        let mut game = Game::start(Variant::Pagan);
-        let mut expected = Vec::new();
-        for turn in ["g10f10", "a8b8", "f10g10", "b8a8", "g10f10"] {
-            expected.push(game.search_key().unwrap());
-            game.play(&parse_turn(turn).unwrap()).unwrap();
-        }
-        assert_eq!(keys, expected);
-        assert_eq!(&game, core.game());
-        // Two turns each way and back: the start position again, and the current position
-        // is the one after the first turn.
-        assert_eq!(keys[0], keys[4]);
-        assert_eq!(core.game().search_key(), Some(keys[1]));
-        assert_ne!(keys[0], keys[1]);
-        // A sealed game has none.
-        let mut sealed = Core::new();
-        sealed.set_variant(Variant::Apocalypse);
-        assert!(sealed.history_keys().is_empty());
-    }
-
-    #[test]
-    fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
-        // After g10f10 a8b8 f10g10 b8a8 the start position is back: g10f10 now repeats the
-        // position after the first turn.
-        let mut core = Core::new();
-        core.set_variant(Variant::Pagan);
-        let turns: Vec<Turn> = ["g10f10", "a8b8", "f10g10", "b8a8"]
-            .iter()
-            .map(|t| parse_turn(t).unwrap())
-            .collect();
-        core.set_position(None, &turns).unwrap();
-        let allowed = [crate::notation::parse_move("g10f10").unwrap()];
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        let choose = |history: &[u64]| {
-            crate::player::choose_with_table(
-                core.game(),
-                history,
-                &allowed,
-                limits,
-                &stop,
-                &mut Table::new(1).unwrap(),
-                &mut |_| {},
-            )
-            .expect("a choice")
-        };
-        let repeated = choose(&core.history_keys());
-        assert_eq!(repeated.mv.to_string(), "g10f10");
-        // Half the repeated position's static score for Black, who moves there, plus the
-        // contempt (20) that Black, not the side to move at the root, gains.
-        let start = crate::variants::pagan::Position::start();
-        let back = start.play(start.parse_move(&allowed[0]).unwrap());
-        let black = crate::search::Searchable::evaluate(&back);
-        assert_eq!(repeated.score, crate::player::Score::Cp(-(black / 2 + 20)));
-        let fresh = choose(&[]);
-        assert_ne!(fresh.score, crate::player::Score::Cp(0));
-    }
-}
+mod tests;

@@ -6,6 +6,7 @@
 
 mod cecp;
 mod core;
+mod error;
 mod plies;
 mod uci;
 mod worker;
@@ -13,6 +14,7 @@ mod worker;
 use std::sync::mpsc::Sender;
 
 pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide, check_perft_depth};
+pub use self::error::{OptionError, PerftDepthError, PositionError, UndoError};
 use self::worker::{Job, Worker};
 
 /// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
@@ -142,28 +144,7 @@ impl Session {
                 self.finished = true;
                 out
             }
-            Input::Search(SearchEvent::Info(id, choice)) => {
-                let mut out = Vec::new();
-                if let Some((worker, purpose)) = &self.worker
-                    && worker.id() == id
-                {
-                    if let Some((_, depth, nodes)) = &mut self.cecp.progress {
-                        (*depth, *nodes) = (choice.depth, choice.nodes);
-                    }
-                    if !self.secret() {
-                        self.reported = Some((choice.depth, choice.nodes));
-                    }
-                    match purpose {
-                        Purpose::UciGo { .. } => out.push(uci::info_line(&choice, self.secret())),
-                        Purpose::CecpMove | Purpose::CecpAnalyze => {
-                            let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
-                            self.cecp_thinking(&choice, show, &mut out);
-                        }
-                        Purpose::CecpHint | Purpose::Perft => {}
-                    }
-                }
-                out
-            }
+            Input::Search(SearchEvent::Info(id, choice)) => self.progress(id, &choice),
             Input::Search(SearchEvent::Finished(id)) => {
                 let mut out = Vec::new();
                 if self.worker.as_ref().is_some_and(|(w, _)| w.id() == id) {
@@ -171,32 +152,58 @@ impl Session {
                 }
                 out
             }
-            Input::Line(mut line) => {
-                if self.finished {
-                    return Vec::new();
-                }
-                let mut out = Vec::new();
-                if self.dialect == Dialect::Undecided {
-                    // A byte-order mark some editors and Windows tools put before the first
-                    // line is not part of the command.
-                    if let Some(rest) = line.strip_prefix('\u{feff}') {
-                        line = rest.to_string();
-                    }
-                    self.dialect = if line.trim() == "xboard" {
-                        Dialect::Cecp
-                    } else {
-                        Dialect::Uci
-                    };
-                }
-                match self.dialect {
-                    Dialect::Cecp => self.cecp_line(&line, &mut out),
-                    _ => self.uci_line(&line, &mut out),
-                }
-                out
-            }
+            Input::Line(line) => self.line(line),
         }
     }
 
+    /// A search's progress report, shown as the dialect and the search's purpose want.
+    fn progress(&mut self, id: u64, choice: &crate::player::Choice) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some((worker, purpose)) = &self.worker
+            && worker.id() == id
+        {
+            if let Some((_, depth, nodes)) = &mut self.cecp.progress {
+                (*depth, *nodes) = (choice.depth, choice.nodes);
+            }
+            if !self.secret() {
+                self.reported = Some((choice.depth, choice.nodes));
+            }
+            match purpose {
+                Purpose::UciGo { .. } => out.push(uci::info_line(choice, self.secret())),
+                Purpose::CecpMove | Purpose::CecpAnalyze => {
+                    let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
+                    self.cecp_thinking(choice, show, &mut out);
+                }
+                Purpose::CecpHint | Purpose::Perft => {}
+            }
+        }
+        out
+    }
+
+    /// A line from the GUI; the first one chooses the dialect.
+    fn line(&mut self, mut line: String) -> Vec<String> {
+        if self.finished {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.dialect == Dialect::Undecided {
+            // A byte-order mark some editors and Windows tools put before the first
+            // line is not part of the command.
+            if let Some(rest) = line.strip_prefix('\u{feff}') {
+                line = rest.to_string();
+            }
+            self.dialect = if line.trim() == "xboard" {
+                Dialect::Cecp
+            } else {
+                Dialect::Uci
+            };
+        }
+        match self.dialect {
+            Dialect::Cecp => self.cecp_line(&line, &mut out),
+            _ => self.uci_line(&line, &mut out),
+        }
+        out
+    }
     /// Starts on `variant` instead of the default one (`quill --variant`), before any input.
     pub fn start_on(&mut self, variant: crate::variant::Variant) {
         self.core.set_variant(variant);

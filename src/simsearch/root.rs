@@ -265,7 +265,9 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,
-        pv: pv.iter().map(|(w, b)| format!("{w}|{b}")).collect(),
+        pv: (pv.iter())
+            .map(|(w, b)| crate::notation::Turn::Joint(w.to_wire(), b.to_wire()))
+            .collect(),
     }
 }
 

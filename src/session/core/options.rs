@@ -1,0 +1,115 @@
+//! The options a GUI sets in either dialect (`Seed`, `Hash`, `SealedCommit`,
+//! `TablebasePath`, …), each value checked with a typed refusal.
+
+use std::sync::{Arc, Mutex};
+
+use super::{Core, MAX_SEED, fresh_seed, sealed_table};
+use crate::rng::Rng;
+use crate::search::Table;
+use crate::session::error::OptionError;
+
+impl Core {
+    /// Resizes (and so empties) the transposition table.
+    ///
+    /// # Errors
+    /// A size outside 1 to [`Table::MAX_MIB`] MiB, or memory that cannot be had (the old
+    /// table is kept then).
+    pub fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
+        let mib = usize::try_from(mib)
+            .ok()
+            .filter(|m| (1..=Table::MAX_MIB).contains(m))
+            .ok_or(OptionError::OutOfRange {
+                option: "Hash",
+                unit: "MiB",
+                min: 1,
+                max: Table::MAX_MIB as u64,
+                got: mib,
+            })?;
+        // A new table, not the old one resized: a running search may still hold that.
+        self.table = Arc::new(Mutex::new(Table::new(mib).map_err(OptionError::Memory)?));
+        self.sealed = Arc::new(Mutex::new(sealed_table(mib)));
+        self.options.hash_mib = mib;
+        Ok(())
+    }
+
+    /// Sets an option by name (`Seed`, `SealedCommit`, `Hash`; case-insensitive as in UCI).
+    ///
+    /// # Errors
+    /// An unknown name or a bad value.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        let value = value.unwrap_or("").trim();
+        match name.to_ascii_lowercase().as_str() {
+            "seed" => self.set_seed(value),
+            "hash" => {
+                let mib = value.parse::<u64>().map_err(|_| OptionError::NotANumber {
+                    option: "Hash",
+                    unit: "MiB",
+                    value: value.to_string(),
+                })?;
+                self.set_hash(mib)
+            }
+            // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
+            "tablebasepath" => {
+                let tables =
+                    crate::tablebase::Tables::load(value).map_err(OptionError::Tablebase)?;
+                crate::tablebase::set_active(tables);
+                Ok(())
+            }
+            "sealedcommit" => {
+                self.options.commit = check(name, value)?;
+                Ok(())
+            }
+            "clear hash" => {
+                if let Ok(mut table) = self.table.try_lock() {
+                    table.clear();
+                }
+                self.clear_sealed();
+                Ok(())
+            }
+            // One search thread and one line: only these values are true (uci.md).
+            "threads" | "multipv" => match value {
+                "1" => Ok(()),
+                _ => Err(OptionError::OnlyValue {
+                    name: name.to_string(),
+                    only: "1",
+                    value: value.to_string(),
+                }),
+            },
+            // Accepted and without effect (uci.md): Quill ponders when asked by `go
+            // ponder`, and analyses the same way in either mode.
+            "ponder" | "uci_analysemode" => check(name, value).map(|_| ()),
+            _ => Err(OptionError::Unknown {
+                name: name.to_string(),
+            }),
+        }
+    }
+
+    /// Sets the sampler's seed (0: a fresh one each game) and reseeds it.
+    fn set_seed(&mut self, value: &str) -> Result<(), OptionError> {
+        let seed = value
+            .parse::<u64>()
+            .ok()
+            .filter(|&s| s <= MAX_SEED)
+            .ok_or_else(|| OptionError::NotInRange {
+                option: "Seed",
+                min: 0,
+                max: MAX_SEED,
+                value: value.to_string(),
+            })?;
+        self.options.seed = seed;
+        self.rng = Rng::new(fresh_seed(&self.options));
+        Ok(())
+    }
+}
+
+/// A check option's value: `true`/`false` (UCI) or `1`/`0` (CECP).
+fn check(name: &str, value: &str) -> Result<bool, OptionError> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(OptionError::NotACheck {
+            name: name.to_string(),
+            value: value.to_string(),
+        }),
+    }
+}
