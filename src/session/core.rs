@@ -44,7 +44,7 @@ pub fn duration_ms(ms: u64) -> std::time::Duration {
 ///
 /// # Errors
 /// A depth above the maximum.
-pub fn check_perft_depth(depth: u32) -> Result<u32, PerftDepthError> {
+pub(crate) fn check_perft_depth(depth: u32) -> Result<u32, PerftDepthError> {
     if depth > MAX_PERFT_DEPTH {
         return Err(PerftDepthError { depth });
     }
@@ -90,7 +90,7 @@ impl Core {
     }
 
     /// The variant being played.
-    pub fn variant(&self) -> Variant {
+    pub(crate) fn variant(&self) -> Variant {
         self.game.variant()
     }
 
@@ -101,12 +101,12 @@ impl Core {
 
     /// The alternating search's keys of the positions before the current one, the start
     /// position first (see [`Game::search_keys`]); empty in a sealed game.
-    pub fn history_keys(&self) -> Vec<u64> {
+    pub(crate) fn history_keys(&self) -> Vec<u64> {
         self.start.search_keys(&self.history)
     }
 
     /// Whether commit–reveal mode is on.
-    pub fn commit_mode(&self) -> bool {
+    pub(crate) fn commit_mode(&self) -> bool {
         self.options.commit
     }
 
@@ -118,7 +118,7 @@ impl Core {
 
     /// Starts a new game of the current variant, reseeds the sampler and empties the
     /// transposition table.
-    pub fn new_game(&mut self) {
+    pub(crate) fn new_game(&mut self) {
         self.start = Game::start(self.variant());
         self.game = self.start.clone();
         self.history.clear();
@@ -152,12 +152,12 @@ impl Core {
     }
 
     /// The sealed search's table, for a search to lock while it runs.
-    pub fn sealed_table(&self) -> Arc<Mutex<simsearch::Table>> {
+    pub(crate) fn sealed_table(&self) -> Arc<Mutex<simsearch::Table>> {
         Arc::clone(&self.sealed)
     }
 
     /// The transposition table, for a search to lock while it runs.
-    pub fn table(&self) -> Arc<Mutex<Table>> {
+    pub(crate) fn table(&self) -> Arc<Mutex<Table>> {
         Arc::clone(&self.table)
     }
 
@@ -188,7 +188,7 @@ impl Core {
     ///
     /// # Errors
     /// See [`Game::play`].
-    pub fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+    pub(crate) fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
         let penalties = self.game.play(turn)?;
         self.history.push(turn.clone());
         Ok(penalties)
@@ -198,7 +198,7 @@ impl Core {
     ///
     /// # Errors
     /// When fewer than `n` turns were played.
-    pub fn undo(&mut self, n: usize) -> Result<(), UndoError> {
+    pub(crate) fn undo(&mut self, n: usize) -> Result<(), UndoError> {
         if self.history.len() < n {
             return Err(UndoError {
                 played: self.history.len(),
@@ -215,17 +215,17 @@ impl Core {
     }
 
     /// A copy of the move sampler's generator, for a worker to continue with.
-    pub fn rng(&self) -> Rng {
+    pub(crate) fn rng(&self) -> Rng {
         self.rng.clone()
     }
 
     /// Takes back the generator a worker continued with.
-    pub fn set_rng(&mut self, rng: Rng) {
+    pub(crate) fn set_rng(&mut self, rng: Rng) {
         self.rng = rng;
     }
 
     /// The lines of `d`: diagram, `Fen:`, status lines, and `Result:` for a finished game.
-    pub fn display(&self) -> Vec<String> {
+    pub(crate) fn display(&self) -> Vec<String> {
         let mut out: Vec<String> = self.game.diagram().lines().map(str::to_string).collect();
         out.push(format!("Fen: {}", self.game.fen()));
         out.extend(self.game.status_lines());
@@ -249,7 +249,7 @@ impl Core {
     ///
     /// `played` holds the legs of the turn already made (XBoard's earlier plies of a turn): the
     /// targets are then those of the next leg of a legal turn that begins with them.
-    pub fn highlight(&self, sq: Square, played: &[Leg]) -> Option<String> {
+    pub(crate) fn highlight(&self, sq: Square, played: &[Leg]) -> Option<String> {
         let geometry = self.game.geometry();
         let owner = self.game.owner(sq)?;
         let mut colours = vec![None; geometry.size()];

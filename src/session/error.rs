@@ -8,7 +8,7 @@ use crate::notation::Turn;
 
 /// Why `setoption` (UCI), `option`/`memory`/`egtpath` (CECP) refused a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
+pub(crate) enum OptionError {
     /// No option of that name.
     Unknown {
         /// The name as sent.
@@ -146,9 +146,9 @@ impl std::error::Error for PositionError {}
 
 /// Why a take-back (CECP `undo`, `remove`) was refused: fewer turns were played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UndoError {
+pub(crate) struct UndoError {
     /// The turns there are to take back.
-    pub played: usize,
+    pub(crate) played: usize,
 }
 
 impl fmt::Display for UndoError {
@@ -161,9 +161,9 @@ impl std::error::Error for UndoError {}
 
 /// A perft depth above [`super::MAX_PERFT_DEPTH`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PerftDepthError {
+pub(crate) struct PerftDepthError {
     /// The depth asked for.
-    pub depth: u32,
+    pub(crate) depth: u32,
 }
 
 impl fmt::Display for PerftDepthError {

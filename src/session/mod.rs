@@ -13,8 +13,8 @@ mod worker;
 
 use std::sync::mpsc::Sender;
 
-pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide, check_perft_depth};
-pub use self::error::{OptionError, PerftDepthError, PositionError, UndoError};
+pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide};
+pub use self::error::PositionError;
 use self::worker::{Job, Worker};
 
 /// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
@@ -23,7 +23,7 @@ use self::worker::{Job, Worker};
 pub const MAX_INPUT_LINE: usize = 1 << 20;
 
 /// Longest output line, in bytes: only an echo of the GUI's input could be longer, and is cut
-/// there (see [`clean_output`]).
+/// there (see `clean_output`).
 pub const MAX_OUTPUT_LINE: usize = 4096;
 
 /// What a session reacts to.
@@ -391,7 +391,7 @@ fn help_lines(commands: &[(&str, &str)], prefix: &str) -> Vec<String> {
 /// Makes an output line safe for any client: control characters (which only an echo of the
 /// input can carry) are written as `\xNN` escapes, and a line longer than
 /// [`MAX_OUTPUT_LINE`] bytes is cut there, with the number of bytes left out.
-pub fn clean_output(line: &mut String) {
+pub(crate) fn clean_output(line: &mut String) {
     if line.chars().any(char::is_control) {
         let mut escaped = String::with_capacity(line.len());
         for c in line.chars() {

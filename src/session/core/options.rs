@@ -14,7 +14,7 @@ impl Core {
     /// # Errors
     /// A size outside 1 to [`Table::MAX_MIB`] MiB, or memory that cannot be had (the old
     /// table is kept then).
-    pub fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
+    pub(crate) fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
         let mib = usize::try_from(mib)
             .ok()
             .filter(|m| (1..=Table::MAX_MIB).contains(m))
@@ -36,7 +36,11 @@ impl Core {
     ///
     /// # Errors
     /// An unknown name or a bad value.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+    pub(crate) fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), OptionError> {
         let value = value.unwrap_or("").trim();
         match name.to_ascii_lowercase().as_str() {
             "seed" => self.set_seed(value),
