@@ -470,7 +470,10 @@ fn format_errors_name_their_line() {
     for &(text, line, fragment) in cases {
         let error: FormatError = transcript::parse("bad.txt", text).unwrap_err();
         assert_eq!(error.line, line, "{text:?}: {error}");
-        assert!(error.message.contains(fragment), "{text:?}: {error}");
+        assert!(
+            error.message.to_string().contains(fragment),
+            "{text:?}: {error}"
+        );
         assert!(
             error.to_string().starts_with(&format!("bad.txt:{line}: ")),
             "{error}"

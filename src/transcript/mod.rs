@@ -37,8 +37,8 @@ pub use self::logger::{LOG_HEADER, Logger};
 pub use self::runner::{Failure, Options, run, run_with};
 #[cfg(feature = "transcript")]
 pub use self::script::{
-    Action, DEFAULT_SETTLE, DEFAULT_TIMEOUT, DIALOGUE_LINES, DocBlock, FormatError, Pattern, Step,
-    Transcript, doc_blocks, find_transcripts, load, parse, parse_at,
+    Action, DEFAULT_SETTLE, DEFAULT_TIMEOUT, DIALOGUE_LINES, DocBlock, FormatError, Pattern,
+    Problem, Step, Transcript, doc_blocks, find_transcripts, load, parse, parse_at,
 };
 #[cfg(feature = "transcript")]
 pub use self::transport::{External, InProcess, Transport};

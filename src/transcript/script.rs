@@ -111,7 +111,70 @@ pub struct FormatError {
     /// The offending line, or 0 for the file as a whole.
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    pub message: Problem,
+}
+
+/// What is wrong with a transcript, by stage: a header, a line, the order of the steps, the
+/// file or a document's block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// `# timeout:` after the first step.
+    LateTimeout,
+    /// A second `# timeout:` header.
+    SecondTimeout,
+    /// A timeout that is not a positive number of seconds (the value as written).
+    BadTimeout(String),
+    /// A `<~` or `<*` line whose regular expression does not compile.
+    BadPattern {
+        /// The expression as written.
+        source: String,
+        /// Why it does not compile.
+        reason: String,
+    },
+    /// An `@` directive other than `eof`, `exit` and `quiet`.
+    UnknownDirective(String),
+    /// A line of no kind the format knows (the line as written).
+    UnknownLine(String),
+    /// `>` after `@ eof`.
+    SendAfterEof,
+    /// `>` after `@ exit`.
+    SendAfterExit,
+    /// A second `@ eof`.
+    SecondEof,
+    /// The file cannot be read.
+    Unreadable(String),
+    /// A ```` ```transcript ```` block of a document that is not closed.
+    UnclosedBlock,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::LateTimeout => f.write_str("`# timeout:` must come before the first step"),
+            Problem::SecondTimeout => f.write_str("a second `# timeout:` header"),
+            Problem::BadTimeout(value) => write!(
+                f,
+                "bad timeout `{value}`: expected a positive number of seconds"
+            ),
+            Problem::BadPattern { source, reason } => {
+                write!(f, "bad regular expression `{source}`: {reason}")
+            }
+            Problem::UnknownDirective(other) => write!(
+                f,
+                "unknown directive `@ {other}`: expected `@ eof`, `@ exit` or `@ quiet`"
+            ),
+            Problem::UnknownLine(raw) => write!(
+                f,
+                "cannot read line `{raw}`: a line is blank or starts with `#`, `> `, `< `, \
+                 `<~ `, `<* ` or `@ `"
+            ),
+            Problem::SendAfterEof => f.write_str("`>` after `@ eof`: the input is closed"),
+            Problem::SendAfterExit => f.write_str("`>` after `@ exit`: the engine has exited"),
+            Problem::SecondEof => f.write_str("a second `@ eof`"),
+            Problem::Unreadable(e) => write!(f, "cannot read: {e}"),
+            Problem::UnclosedBlock => f.write_str("```transcript block is not closed"),
+        }
+    }
 }
 
 impl fmt::Display for FormatError {
@@ -148,7 +211,7 @@ pub fn parse_at(name: &str, text: &str, first_line: usize) -> Result<Transcript,
     for (index, raw) in text.lines().enumerate() {
         let line = first_line + index;
         end_line = line;
-        let error = |message: String| FormatError {
+        let error = |message: Problem| FormatError {
             name: name.to_string(),
             line,
             message,
@@ -159,12 +222,10 @@ pub fn parse_at(name: &str, text: &str, first_line: usize) -> Result<Transcript,
         if let Some(comment) = raw.strip_prefix('#') {
             if let Some(value) = comment.trim_start().strip_prefix("timeout:") {
                 if !steps.is_empty() {
-                    return Err(error(
-                        "`# timeout:` must come before the first step".to_string(),
-                    ));
+                    return Err(error(Problem::LateTimeout));
                 }
                 if timeout.is_some() {
-                    return Err(error("a second `# timeout:` header".to_string()));
+                    return Err(error(Problem::SecondTimeout));
                 }
                 timeout = Some(parse_timeout(value.trim()).map_err(error)?);
             }
@@ -173,15 +234,13 @@ pub fn parse_at(name: &str, text: &str, first_line: usize) -> Result<Transcript,
         let action = parse_action(raw).map_err(error)?;
         match action {
             Action::Send(_) if input_closed => {
-                return Err(error("`>` after `@ eof`: the input is closed".to_string()));
+                return Err(error(Problem::SendAfterEof));
             }
             Action::Send(_) if exited => {
-                return Err(error(
-                    "`>` after `@ exit`: the engine has exited".to_string(),
-                ));
+                return Err(error(Problem::SendAfterExit));
             }
             Action::Eof if input_closed => {
-                return Err(error("a second `@ eof`".to_string()));
+                return Err(error(Problem::SecondEof));
             }
             Action::Eof => input_closed = true,
             Action::Exit => exited = true,
@@ -206,24 +265,27 @@ pub fn load(path: &Path) -> Result<Transcript, FormatError> {
     let text = std::fs::read_to_string(path).map_err(|e| FormatError {
         name: name.clone(),
         line: 0,
-        message: format!("cannot read: {e}"),
+        message: Problem::Unreadable(e.to_string()),
     })?;
     parse(&name, &text)
 }
 
-fn parse_timeout(value: &str) -> Result<Duration, String> {
+fn parse_timeout(value: &str) -> Result<Duration, Problem> {
     value
         .parse::<f64>()
         .ok()
         .filter(|secs| secs.is_finite() && *secs > 0.0)
         .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .ok_or_else(|| format!("bad timeout `{value}`: expected a positive number of seconds"))
+        .ok_or_else(|| Problem::BadTimeout(value.to_string()))
 }
 
-fn parse_action(raw: &str) -> Result<Action, String> {
+fn parse_action(raw: &str) -> Result<Action, Problem> {
     let (head, rest) = raw.split_once(' ').unwrap_or((raw, ""));
     let pattern = |source: &str| {
-        Pattern::new(source).map_err(|e| format!("bad regular expression `{source}`: {e}"))
+        Pattern::new(source).map_err(|e| Problem::BadPattern {
+            source: source.to_string(),
+            reason: e.to_string(),
+        })
     };
     match head {
         ">" => Ok(Action::Send(rest.to_string())),
@@ -234,14 +296,9 @@ fn parse_action(raw: &str) -> Result<Action, String> {
             "eof" => Ok(Action::Eof),
             "exit" => Ok(Action::Exit),
             "quiet" => Ok(Action::Quiet),
-            other => Err(format!(
-                "unknown directive `@ {other}`: expected `@ eof`, `@ exit` or `@ quiet`"
-            )),
+            other => Err(Problem::UnknownDirective(other.to_string())),
         },
-        _ => Err(format!(
-            "cannot read line `{raw}`: a line is blank or starts with `#`, `> `, `< `, `<~ `, \
-             `<* ` or `@ `"
-        )),
+        _ => Err(Problem::UnknownLine(raw.to_string())),
     }
 }
 
@@ -304,7 +361,7 @@ pub fn doc_blocks(name: &str, markdown: &str) -> Result<Vec<DocBlock>, FormatErr
         Some((start, ..)) => Err(FormatError {
             name: name.to_string(),
             line: start,
-            message: "```transcript block is not closed".to_string(),
+            message: Problem::UnclosedBlock,
         }),
         None => Ok(blocks),
     }
