@@ -175,7 +175,7 @@ impl Core {
             game.play(turn).map_err(|error| PositionError::Turn {
                 number: i + 1,
                 turn: turn.clone(),
-                error,
+                error: Box::new(error),
             })?;
         }
         self.start = start;

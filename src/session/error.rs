@@ -124,8 +124,8 @@ pub enum PositionError {
         number: usize,
         /// The turn as sent.
         turn: Turn,
-        /// Why the rules refused it.
-        error: GameError,
+        /// Why the rules refused it (boxed: the error is as large as a turn).
+        error: Box<GameError>,
     },
 }
 
