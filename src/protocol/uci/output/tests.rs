@@ -1,6 +1,8 @@
 //! Printing and reading back the engine's lines.
 
 use super::*;
+use crate::notation::Turn;
+use crate::player::Score;
 
 fn mv(text: &str) -> WireMove {
     parse_move(text).unwrap()
