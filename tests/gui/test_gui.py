@@ -140,21 +140,16 @@ class Processes(unittest.TestCase):
         d.close()
         d.switch_to.window(blank)
         h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end after the tab closed")
-        # Back to the page: the game goes on with a new engine; then the server is killed.
-        d.get(s.url)
-        h.wait(d, committed, what="the commitment again")
-        engines = s.children()
-        self.assertTrue(engines)
-        s.stop(signal.SIGTERM)
-        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end with the server")
-        s2 = self.server("--engine", FAST)
-        d.get(s2.url)
-        h.wait(d, committed, what="a commitment")
-        engines = s2.children()
-        self.assertTrue(engines)
-        s2.stop(signal.SIGINT)
-        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end on SIGINT")
-
+        # Back to the page: the game goes on with a new engine; then the server is killed, by
+        # SIGTERM, and another by SIGINT.
+        for server, sig in [(s, signal.SIGTERM), (self.server("--engine", FAST), signal.SIGINT)]:
+            d.get(server.url)
+            h.wait(d, committed, what="the commitment again")
+            engines = server.children()
+            self.assertTrue(engines)
+            server.stop(sig)
+            h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10,
+                   what=f"the engines to end on signal {sig}")
 
 class OneServer(unittest.TestCase):
     """Situations reached from fixed FENs in a few clicks, on one server and one page shared by
