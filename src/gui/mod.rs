@@ -234,6 +234,8 @@ fn message(hub: &Hub, client: u64, text: &str, out: &mpsc::UnboundedSender<Strin
                 json!({
                     "t": "legs",
                     "legs": legs,
+                    "fen": pos.fen(),
+                    "side": side.word(),
                     "next": o.next,
                     "complete": o.complete,
                     "promotions": o.promotions.iter().map(|c| c.to_string()).collect::<Vec<_>>(),

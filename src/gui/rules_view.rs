@@ -283,12 +283,38 @@ impl Position {
                 (None, None) => {}
             }
         }
-        for (f, t) in froms.iter().zip(&tos) {
-            if let Some(p) = self.0.piece_at(*f)
-                && after.0.piece_at(*t).is_none()
-                && after.0.piece_at(*f) != Some(p)
-            {
-                out.push(format!("{} from {f} did not survive on {t}", name(p)));
+        for mv in moves {
+            let WireMove::Legs { legs, .. } = mv else {
+                continue;
+            };
+            // A leg from an empty square carries on the previous leg's piece (a redeploy).
+            let mut piece = None;
+            for (k, l) in legs.iter().enumerate() {
+                piece = self.0.piece_at(l.from).or(piece);
+                if legs[k + 1..].iter().any(|m| m.from == l.to) {
+                    if variant == Variant::ApocalypseClassic
+                        && let Some(p) = piece
+                    {
+                        let on = legs[k + 1].to;
+                        out.push(format!(
+                            "{} reached the far rank on {} with two horsemen: redeployed to {on}",
+                            name(p),
+                            l.to
+                        ));
+                    }
+                    continue; // the piece went on, or the piece it landed on was placed
+                }
+                if let Some(p) = piece
+                    && after.0.piece_at(l.to).is_none()
+                    && after.0.piece_at(l.from) != Some(p)
+                {
+                    out.push(format!(
+                        "{} from {} did not survive on {}",
+                        name(p),
+                        l.from,
+                        l.to
+                    ));
+                }
             }
         }
         out
@@ -353,5 +379,23 @@ mod tests {
             effects.contains("Black's pawn appears on b4 (dead board)"),
             "{effects}"
         );
+    }
+
+    #[test]
+    fn a_classic_redeploy_is_told_and_not_taken_for_a_loss() {
+        // rules.md §1, 4: with two horsemen, d4-d5 must name a redeploy square.
+        let before = Position::new(Variant::ApocalypseClassic, Some("5/3Pp/5/P1n2/N3N")).unwrap();
+        let w = Position::parse("d4d5,d5b3").unwrap();
+        let b = Position::parse("e4e3").unwrap();
+        let mut after = before.clone();
+        after.play_joint(&w, &b).unwrap();
+        let effects = before.effects(&after, &[&w, &b]).join("; ");
+        assert!(
+            effects.contains(
+                "White's footman reached the far rank on d5 with two horsemen: redeployed to b3"
+            ),
+            "{effects}"
+        );
+        assert!(!effects.contains("did not survive"), "{effects}");
     }
 }

@@ -335,12 +335,17 @@ impl Table {
         match self.setup.seats[i] {
             Who::Engine(n) => seats::limits_text(&seats::limits(&self.config.engines[n])),
             Who::Person => match self.config.person_clock {
-                Some((base, inc, _)) => {
+                Some((base, inc, per)) => {
                     let b = base.as_secs_f64();
-                    if inc.is_zero() {
-                        format!("{b}")
+                    let period = if per > 0 {
+                        format!("{per} moves in {b} s")
                     } else {
-                        format!("{b}+{}", inc.as_secs_f64())
+                        format!("{b} s")
+                    };
+                    if inc.is_zero() {
+                        period
+                    } else {
+                        format!("{period} + {} s a move", inc.as_secs_f64())
                     }
                 }
                 None => "-".to_string(),

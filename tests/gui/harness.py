@@ -46,6 +46,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc.stdout:
+            self.proc.stdout.close()
 
 
 def descendants(pid):
@@ -99,7 +101,7 @@ def browser():
         "--disable-component-update",
         "--disable-sync",
         "--disable-dev-shm-usage",
-        "--window-size=1200,1000",
+        "--window-size=1280,800",
         f"--user-data-dir={profile}",
     ]:
         opts.add_argument(a)
@@ -138,12 +140,34 @@ def wait(d, predicate, timeout=40, what="a condition"):
         except Exception as e:  # the page may be between two states
             last = e
         time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r}){page_facts(d)}")
 
 
-def shot(d, name):
+def page_facts(d):
+    """What the page says about itself, for a failure's message."""
+    if d is None:
+        return ""
+    try:
+        facts = d.execute_script(
+            "const q = window.quillTest; return {connection: document.getElementById('connection').textContent,"
+            " lastError: q && q.lastError, entry: q && q.entry, me: q && q.me, controller: q && q.controller,"
+            " status: document.getElementById('status').textContent,"
+            " version: q && q.state && q.state.version, entering: q && q.state && q.state.entering}")
+        return f"; the page: {json.dumps(facts)}"
+    except Exception as e:  # the page itself may be gone
+        return f"; the page could not be read: {e}"
+
+
+DOC_SHOTS = os.path.join(ROOT, "docs", "img")
+
+
+def shot(d, name, doc=None):
+    """Saves a screenshot to target/gui-shots/NAME.png; with QUILL_DOC_SHOTS=1 in the
+    environment, one named `doc` is also written to docs/img/DOC.png (the README's pictures)."""
     os.makedirs(SHOTS, exist_ok=True)
     d.save_screenshot(os.path.join(SHOTS, name + ".png"))
+    if doc and os.environ.get("QUILL_DOC_SHOTS") == "1":
+        d.save_screenshot(os.path.join(DOC_SHOTS, doc + ".png"))
 
 
 def click_square(d, sq):

@@ -2,7 +2,8 @@
 
 Run by tests/gui.rs (`cargo test --release --test gui`), or directly:
     python3 -m unittest -v tests/gui/test_gui.py      (after cargo build --release)
-Screenshots go to target/gui-shots/."""
+Screenshots go to target/gui-shots/; with QUILL_DOC_SHOTS=1 the README's pictures in docs/img/
+are rewritten from the same run."""
 
 import hashlib
 import http.client
@@ -101,7 +102,9 @@ def open_page(server):
     return d
 
 
-class Gui(unittest.TestCase):
+class Processes(unittest.TestCase):
+    """Tests that own their servers: they kill them."""
+
     def setUp(self):
         self.servers = []
         self.drivers = []
@@ -122,11 +125,65 @@ class Gui(unittest.TestCase):
         self.drivers.append(d)
         return d
 
-    # -- sealed games ----------------------------------------------------------------------
+    def test_no_engine_process_outlives_the_page_or_the_server(self):
+        s = self.server("--engine", FAST, "--abandon-secs", "2")
+        d = self.page(s)
+        committed = lambda d: h.state(d) and h.state(d)["seats"][1]["half"]["state"] == "committed"
+        h.wait(d, committed, what="the commitment")
+        engines = s.children()
+        self.assertTrue(engines, "the engine runs while the page is open")
+        # The tab is closed (a blank tab keeps the browser open).
+        page_tab = d.current_window_handle
+        d.switch_to.new_window("tab")
+        blank = d.current_window_handle
+        d.switch_to.window(page_tab)
+        d.close()
+        d.switch_to.window(blank)
+        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end after the tab closed")
+        # Back to the page: the game goes on with a new engine; then the server is killed, by
+        # SIGTERM, and another by SIGINT.
+        for server, sig in [(s, signal.SIGTERM), (self.server("--engine", FAST), signal.SIGINT)]:
+            d.get(server.url)
+            h.wait(d, committed, what="the commitment again")
+            engines = server.children()
+            self.assertTrue(engines)
+            server.stop(sig)
+            h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10,
+                   what=f"the engines to end on signal {sig}")
+
+class OneServer(unittest.TestCase):
+    """Situations reached from fixed FENs in a few clicks, on one server and one page shared by
+    the class (a new game each test), so the suite stays quick on a loaded machine."""
+
+    @classmethod
+    def setUpClass(cls):
+        # engine:0 Quill at depth 1, 1 one that breaks its commitment, 2 one that crashes,
+        # 3 a slow one, 4 Quill in XBoard.
+        cls.s = h.Server("--engine", FAST,
+                         "--engine", f"cmd='{WRAP} tamper {h.QUILL}' name=tamperer depth=1",
+                         "--engine", f"cmd='{WRAP} crash 2 {h.QUILL}' name=crasher depth=1",
+                         "--engine", f"cmd={h.QUILL} name=slow st=2",
+                         "--engine", f"cmd={h.QUILL} name=xb proto=cecp depth=1")
+        try:
+            cls.d = open_page(cls.s)
+        except Exception:
+            cls.s.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        h.close(cls.d)
+        cls.s.stop()
+
+    def click_to(self, frm, to):
+        d = self.d
+        h.click_square(d, frm)
+        h.wait(d, lambda d: to in h.targets(d), what=f"target {to} of {frm}")
+        h.click_square(d, to)
 
     def test_whole_apocalypse_game_every_commitment_verified(self):
-        s = self.server("--engine", FAST)
-        d = self.page(s)
+        d = self.d
+        new_game(d, "apocalypse", "person", "engine:0")
         rng = random.Random(7)
         h.shot(d, "apocalypse-start")
         checked = 0
@@ -149,7 +206,7 @@ class Gui(unittest.TestCase):
             rv = h.wait(d, lambda d: (lambda r: r if r and r["turn"] == turn else None)(h.state(d)["reveal"]),
                         what=f"the reveal of turn {turn}")
             if turn == 2:
-                h.shot(d, "apocalypse-mid-reveal")
+                h.shot(d, "apocalypse-mid-reveal", doc="apocalypse-reveal")
             self.assertEqual(rv["moves"][0], mine)
             o = rv["openings"][1]
             self.assertEqual(o["digest"], digest)
@@ -175,26 +232,8 @@ class Gui(unittest.TestCase):
         self.assertIn(f'[Result "{st["result"]}"]', pgn)
         self.assertIn("1. {", pgn)
 
-    def test_a_tampered_opening_is_flagged(self):
-        s = self.server("--engine", f"cmd='{WRAP} tamper {h.QUILL}' name=tamperer depth=1")
-        d = self.page(s)
-        rng = random.Random(3)
-        h.wait(d, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="the commitment")
-        enter_move(d, rng)
-        v = h.wait(d, lambda d: d.execute_script(
-            "const e = document.getElementById('verify-1');"
-            "return e && e.dataset.verified === 'false' ? [e.textContent, e.className] : null"),
-            what="the page to flag the opening")
-        self.assertIn("TAMPERED", v[0])
-        self.assertIn("tampered", v[1])
-        st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
-        self.assertEqual(st["result"], "1-0")
-        self.assertIn("broke its commitment", st["reason"])
-        h.shot(d, "apocalypse-tampered")
-
     def test_two_people_seal_behind_a_hand_over_screen(self):
-        s = self.server("--engine", FAST)
-        d = self.page(s)
+        d = self.d
         new_game(d, "apocalypse", "person", "person")
         rng = random.Random(5)
         ov = d.find_element("id", "handover")
@@ -211,11 +250,8 @@ class Gui(unittest.TestCase):
         rv = h.wait(d, lambda d: h.state(d)["reveal"], what="the reveal")
         self.assertEqual(rv["moves"], [w, b])
 
-    # -- alternating games -----------------------------------------------------------------
-
     def test_gladiator_two_part_turns(self):
-        s = self.server("--engine", FAST, "--variant", "gladiator")
-        d = self.page(s)
+        d = self.d
         new_game(d, "gladiator", "person", "engine:0")
         h.shot(d, "gladiator-start")
         rng = random.Random(11)
@@ -240,7 +276,7 @@ class Gui(unittest.TestCase):
                    what="the supporter part")
         self.assertTrue(e["complete"], "the jump is optional")
         self.assertTrue(d.execute_script("return !!document.getElementById('finish')"))
-        h.shot(d, "gladiator-second-part")
+        h.shot(d, "gladiator-second-part", doc="gladiator")
         jump = e["next"][0]
         h.drag(d, jump[:2], jump[2:])
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 1, what="the two-part turn")
@@ -259,8 +295,7 @@ class Gui(unittest.TestCase):
         h.shot(d, "gladiator")
 
     def test_brawl_board_and_a_move(self):
-        s = self.server("--engine", FAST)
-        d = self.page(s)
+        d = self.d
         new_game(d, "brawl", "person", "engine:0")
         enter_move(d, random.Random(2))
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="Quill's reply")
@@ -269,8 +304,7 @@ class Gui(unittest.TestCase):
         h.shot(d, "brawl")
 
     def test_pagan_withdrawal_and_reincarnation(self):
-        s = self.server("--engine", FAST)
-        d = self.page(s)
+        d = self.d
         fen = "k6/3w3/3Gp2/7/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1"
         new_game(d, "pagan", "person", "engine:0", fen)
         # The frame: 7 files, 11 ranks, holes left out: 5x7 + 4x5 = 55 squares, a bridge.
@@ -281,7 +315,7 @@ class Gui(unittest.TestCase):
         h.click_square(d, "d9")
         t = h.wait(d, lambda d: h.targets(d), what="the Pagan's targets")
         self.assertIn("b9", t)
-        h.shot(d, "pagan-lifted")
+        h.shot(d, "pagan-lifted", doc="pagan")
         h.click_square(d, "b9")
         st = h.wait(d, lambda d: h.state(d)["moves"] and h.state(d), what="the withdrawal")
         self.assertEqual(st["moves"][0]["turn"], "d9b9")
@@ -294,25 +328,8 @@ class Gui(unittest.TestCase):
         self.assertEqual(st["pieces"].get("b4"), "p")
         h.shot(d, "pagan")
 
-    # -- failures ----------------------------------------------------------------------------
-
-    def test_an_engine_that_crashes_mid_game_forfeits(self):
-        s = self.server("--engine", f"cmd='{WRAP} crash 2 {h.QUILL}' name=crasher depth=1")
-        d = self.page(s)
-        new_game(d, "gladiator", "person", "engine:0")
-        rng = random.Random(4)
-        enter_move(d, rng)
-        h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="the first reply")
-        enter_move(d, rng)
-        st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
-        self.assertEqual(st["result"], "1-0")
-        self.assertIn("crasher exited", st["reason"])
-        self.assertIn("crasher exited", d.find_element("id", "result").text)
-        h.shot(d, "engine-crashed")
-
     def test_a_reload_returns_to_the_game(self):
-        s = self.server("--engine", FAST)
-        d = self.page(s)
+        d = self.d
         new_game(d, "gladiator", "person", "engine:0")
         rng = random.Random(9)
         enter_move(d, rng)
@@ -326,10 +343,41 @@ class Gui(unittest.TestCase):
         enter_move(d, rng)
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 4, what="play after the reload")
 
+
+    def test_a_tampered_opening_is_flagged(self):
+        d = self.d
+        new_game(d, "apocalypse", "person", "engine:1")
+        rng = random.Random(3)
+        h.wait(d, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="the commitment")
+        enter_move(d, rng)
+        v = h.wait(d, lambda d: d.execute_script(
+            "const e = document.getElementById('verify-1');"
+            "return e && e.dataset.verified === 'false' ? [e.textContent, e.className] : null"),
+            what="the page to flag the opening")
+        self.assertIn("TAMPERED", v[0])
+        self.assertIn("tampered", v[1])
+        st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
+        self.assertEqual(st["result"], "1-0")
+        self.assertIn("broke its commitment", st["reason"])
+        h.shot(d, "apocalypse-tampered", doc="apocalypse-tampered")
+
+    def test_an_engine_that_crashes_mid_game_forfeits(self):
+        d = self.d
+        new_game(d, "gladiator", "person", "engine:2")
+        rng = random.Random(4)
+        enter_move(d, rng)
+        h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="the first reply")
+        enter_move(d, rng)
+        st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
+        self.assertEqual(st["result"], "1-0")
+        self.assertIn("crasher exited", st["reason"])
+        self.assertIn("crasher exited", d.find_element("id", "result").text)
+        self.assertIn("you win", d.find_element("id", "result").text)
+        h.shot(d, "engine-crashed")
+
     def test_wrong_inputs(self):
-        s = self.server("--engine", f"cmd={h.QUILL} name=slow st=2")
-        d = self.page(s)
-        new_game(d, "gladiator", "person", "engine:0")
+        d = self.d
+        new_game(d, "gladiator", "person", "engine:3")
         rng = random.Random(1)
         enter_move(d, rng)
         # While Quill thinks: a click on a piece, and a move sent as raw text, are refused.
@@ -355,7 +403,8 @@ class Gui(unittest.TestCase):
         # A second tab takes the game over; the first is told, and its moves are refused.
         first = d.current_window_handle
         d.switch_to.new_window("tab")
-        d.get(s.url)
+        d.get(self.s.url)
+        second = d.current_window_handle
         h.wait(d, lambda d: h.state(d) and h.state(d).get("moves") is not None and my_turn(d), what="the second tab")
         d.switch_to.window(first)
         h.wait(d, lambda d: d.find_element("id", "takeover").is_displayed(), what="the first tab told")
@@ -366,12 +415,13 @@ class Gui(unittest.TestCase):
         h.wait(d, lambda d: not d.find_element("id", "takeover").is_displayed() and my_turn(d), what="control back")
         enter_move(d, rng)
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="a move from the tab in control")
+        d.switch_to.window(second)
+        d.close()
+        d.switch_to.window(first)
 
     def test_engine_vs_engine_with_pause(self):
-        s = self.server("--engine", f"cmd={h.QUILL} name=uci depth=1",
-                        "--engine", f"cmd={h.QUILL} name=xb proto=cecp depth=1")
-        d = self.page(s)
-        new_game(d, "apocalypse", "engine:0", "engine:1")
+        d = self.d
+        new_game(d, "apocalypse", "engine:0", "engine:4")
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="two turns")
         rv = h.state(d)["reveal"]
         d.find_element("id", "pause").click()
@@ -392,11 +442,11 @@ class Gui(unittest.TestCase):
         d.find_element("id", "pause").click()
         h.wait(d, lambda d: len(h.state(d)["moves"]) > n or h.state(d)["result"], what="play resumed")
         self.assertIsNotNone(rv)
-
-    # -- safety ------------------------------------------------------------------------------
+        # Two depth-1 engines can shuffle horsemen for the whole turn cap: stop them.
+        new_game(d, "gladiator", "person", "engine:0")
 
     def test_requests_without_the_token_or_from_another_origin_are_refused(self):
-        s = self.server("--engine", FAST)
+        s = self.s
 
         def get(path, headers=None):
             c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=5)
@@ -419,7 +469,7 @@ class Gui(unittest.TestCase):
         self.assertEqual(get(f"/ws?token={s.token}", {**upgrade, "Origin": "http://evil.example"})[0], 403)
         self.assertEqual(get(f"/ws?token={s.token}", {**upgrade, "Origin": f"http://127.0.0.1:{s.port}"})[0], 101)
         # A page of another origin in the same browser cannot open the socket either.
-        d = self.page(s)
+        d = self.d
         other = f"http://localhost:{s.port}/?token={s.token}"
         d.get(f"http://127.0.0.1:{s.port}/?token={s.token}")
         code = d.execute_script(
@@ -428,27 +478,135 @@ class Gui(unittest.TestCase):
         self.assertEqual(code, "refused")
         self.assertTrue(other)
 
-    def test_no_engine_process_outlives_the_page_or_the_server(self):
-        s = self.server("--engine", FAST, "--abandon-secs", "2")
-        d = open_page(s)
-        h.wait(d, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="the commitment")
-        engines = s.children()
-        self.assertTrue(engines, "the engine runs while the page is open")
-        h.close(d)
-        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end after the tab closed")
-        # Back to the page: the game goes on with a new engine; then the server is killed.
-        d = self.page(s)
-        h.wait(d, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="the commitment again")
-        engines = s.children()
-        self.assertTrue(engines)
-        s.stop(signal.SIGTERM)
-        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end with the server")
-        s2 = self.server("--engine", FAST)
-        d2 = self.page(s2)
-        h.wait(d2, lambda d: h.state(d)["seats"][1]["half"]["state"] == "committed", what="a commitment")
-        engines = s2.children()
-        s2.stop(signal.SIGINT)
-        h.wait(None, lambda _: not any(h.alive(p) for p in engines), timeout=10, what="the engines to end on SIGINT")
+
+    def test_brawl_relocation_of_a_captured_supporter(self):
+        d = self.d
+        # White's pawn b2 moves as the rook a1 behind it and lands on Black's knight b5.
+        new_game(d, "brawl", "person", "engine:0", "7k/6p1/8/1n6/8/8/1P6/R6K w - - 0 1")
+        h.wait(d, lambda d: my_turn(d), what="White's turn")
+        self.click_to("b2", "b5")
+        # The knight is White's to place: any vacant square of the board once the pawn has
+        # landed (b2 included), i.e. all but the five squares the pieces stand on.
+        e = h.wait(d, lambda d: (lambda e: e if e["legs"] == ["b2b5"] and e["next"] else None)(entry(d)),
+                   what="the relocation part")
+        self.assertFalse(e["complete"], "the relocation is part of the turn")
+        self.assertEqual(e["lifted"], "b5")
+        taken = {"b5", "a1", "h1", "h8", "g7"}
+        every = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}
+        self.assertEqual(set(h.targets(d)), every - taken)
+        text = d.find_element("id", "choices").text
+        self.assertIn("Part 2", text)
+        self.assertIn("place the captured knight on any marked square", text)
+        # The captured knight is off the board while it waits to be placed.
+        self.assertIsNone(d.execute_script(
+            "return document.querySelector('#board g.piece[data-piece=\"n\"]')"))
+        h.shot(d, "brawl-relocation", doc="brawl")
+        h.click_square(d, "h5")
+        # Then the optional supporter move, which may be left out.
+        e = h.wait(d, lambda d: (lambda e: e if e["legs"] == ["b2b5", "b5h5"] and e["next"] else None)(entry(d)),
+                   what="the optional supporter part")
+        self.assertTrue(e["complete"])
+        self.assertTrue(all(l[:2] in ("a1", "h1") for l in e["next"]), e["next"])
+        self.assertEqual(d.execute_script(
+            "return document.querySelector('#board g.piece[data-sq=\"h5\"]').dataset.piece"), "n")
+        d.find_element("id", "finish").click()
+        st = h.wait(d, lambda d: h.state(d)["moves"] and h.state(d), what="the turn played")
+        self.assertEqual(st["moves"][0]["turn"], "b2b5,b5h5")
+        self.assertEqual(st["moves"][0]["words"][0][:4], "You:")
+        h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="Quill's reply")
+        pieces = h.state(d)["pieces"]
+        self.assertEqual(pieces.get("b5"), "P")
+        self.assertNotIn("b2", pieces)
+        self.assertIn("n", pieces.values())
+
+    def test_pagan_promotion_with_the_choice_shown(self):
+        d = self.d
+        fen = "k6/7/1P5/7/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1"
+        new_game(d, "pagan", "person", "engine:0", fen)
+        h.wait(d, lambda d: my_turn(d), what="White's turn")
+        # a9 is seed a3, one of Black's original squares: the pawn must promote there.
+        self.click_to("b9", "a9")
+        e = h.wait(d, lambda d: (lambda e: e if e["legs"] == ["b9a9"] and e["promotions"] else None)(entry(d)),
+                   what="the promotion choice")
+        self.assertEqual(sorted(e["promotions"]), ["a", "g", "w"])
+        self.assertFalse(e["complete"], "a pawn on a9 must promote")
+        buttons = d.execute_script(
+            "return [...document.querySelectorAll('button.promotion')].map(b => [b.dataset.piece, b.textContent])")
+        self.assertEqual(sorted(b[0] for b in buttons), ["a", "g", "w"])
+        self.assertIn("promote to pagan", [b[1] for b in buttons])
+        h.shot(d, "pagan-promotion")
+        d.execute_script("document.querySelector(\"button.promotion[data-piece='g']\").click()")
+        st = h.wait(d, lambda d: h.state(d)["moves"] and h.state(d), what="the promotion played")
+        self.assertEqual(st["moves"][0]["turn"], "b9a9g")
+        self.assertIn("promoting to pagan", st["moves"][0]["words"][0])
+        self.assertEqual(st["pieces"].get("a9"), "G")
+        self.assertNotIn("b9", st["pieces"])
+
+    def test_apocalypse_classic_redeploy_in_a_sealed_turn(self):
+        d = self.d
+        # White has two horsemen, so d4-d5 must name a redeploy square (Elliott's rule).
+        new_game(d, "apocalypse-classic", "person", "engine:0", "5/3Pp/5/P1n2/N3N")
+        dig = h.wait(d, lambda d: (lambda x: x["digest"] if x["state"] == "committed" else None)(
+            h.state(d)["seats"][1]["half"]), what="Quill's commitment")
+        h.wait(d, lambda d: my_turn(d), what="White's sealed move")
+        self.click_to("d4", "d5")
+        e = h.wait(d, lambda d: (lambda e: e if e["legs"] == ["d4d5"] and e["next"] else None)(entry(d)),
+                   what="the redeploy part")
+        self.assertFalse(e["complete"], "a promotion with two horsemen needs a redeploy")
+        # Any square vacant once the footman has left (d4 included), not on the far rank.
+        vacant = {"a4", "b4", "c4", "d4", "a3", "b3", "c3", "d3", "e3", "b2", "d2", "e2", "b1", "c1", "d1"}
+        self.assertEqual({l[2:] for l in e["next"]}, vacant)
+        self.assertTrue(all(l[:2] == "d5" for l in e["next"]))
+        self.assertIn("redeploy the footman", d.find_element("id", "choices").text)
+        h.shot(d, "apocalypse-classic-redeploy", doc="apocalypse-classic")
+        h.click_square(d, "b3")
+        rv = h.wait(d, lambda d: h.state(d)["reveal"], what="the reveal")
+        self.assertEqual(rv["moves"][0], "d4d5,d5b3")
+        o = rv["openings"][1]
+        self.assertEqual(o["digest"], dig)
+        ours = hashlib.sha256(f"quill-sealed-v1:{o['move']}:{o['nonce']}".encode()).hexdigest()
+        self.assertEqual(ours, dig)
+        v = h.wait(d, lambda d: d.execute_script(
+            "const e = document.getElementById('verify-1');"
+            "return e && e.dataset.verified !== 'pending' ? e.dataset.verified : null"), what="the verdict")
+        self.assertEqual(v, "true")
+        words = " ".join(rv["words"])
+        self.assertIn("redeployed to b3", words)
+        self.assertNotIn("did not survive", words)
+        h.shot(d, "apocalypse-classic")
+        pieces = h.state(d)["pieces"]
+        self.assertEqual(pieces.get("b3"), "P")
+        self.assertNotIn("d5", pieces)
+
+
+class PersonClock(unittest.TestCase):
+    def test_the_persons_clock_runs_down_and_flags(self):
+        s = h.Server("--engine", FAST, "--person-tc", "6", "--variant", "gladiator")
+        d = None
+        try:
+            d = open_page(s)
+            new_game(d, "gladiator", "person", "engine:0")
+            h.wait(d, lambda d: my_turn(d), what="White's turn")
+            clock = lambda d: d.execute_script(
+                "return document.querySelector('.seat[data-seat=\"0\"] .clock').textContent")
+            first = h.wait(d, lambda d: clock(d), what="the clock shown")
+            time.sleep(1.2)
+            later = clock(d)
+            secs = lambda t: int(t.split(":")[0]) * 60 + float(t.split(":")[1])
+            self.assertLess(secs(later), secs(first) - 0.5, (first, later))
+            self.assertLessEqual(secs(first), 6.0)
+            r = h.wait(d, lambda d: h.state(d)["result"], timeout=15, what="the flag")
+            self.assertEqual(r["result"], "0-1")
+            self.assertEqual(r["termination"], "time forfeit")
+            self.assertIn("lost on time", r["reason"])
+            self.assertIn("lost on time", d.find_element("id", "result").text)
+            self.assertIn("quill (Black) wins", d.find_element("id", "result").text)
+            self.assertEqual(secs(clock(d)), 0.0)
+            h.shot(d, "person-flag")
+        finally:
+            if d:
+                h.close(d)
+            s.stop()
 
 
 if __name__ == "__main__":

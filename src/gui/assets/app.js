@@ -29,6 +29,7 @@ let receivedAt = performance.now();
 
 function send(obj) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  else notice('not connected to the server (reconnecting): try again in a moment');
 }
 
 function el(tag, attrs = {}, parent = null, svg = false) {
@@ -264,6 +265,15 @@ function resetEntry() {
 
 function onLegs(m) {
   if (JSON.stringify(m.legs) !== JSON.stringify(entry.legs)) return; // an old answer
+  // An answer about an earlier position (asked just before a new state came) is dropped.
+  if (!state || m.fen !== state.fen || m.side !== state.entering) return;
+  if (entry.legs.length && !m.next.length && !m.complete && !m.promotions.length) {
+    // The legs lead nowhere (the position changed under them): start the turn again.
+    notice(`${entry.legs.join(',')} is not a move here: start the turn again`);
+    resetEntry();
+    render();
+    return;
+  }
   entry.next = m.next;
   entry.complete = m.complete;
   entry.promotions = m.promotions;
@@ -330,10 +340,16 @@ function describeNext() {
     el('span', { text: `Part ${part} of the turn ${entry.legs.join(',')}: ` }, box);
   }
   if (entry.next.length && entry.legs.length) {
-    const aside = shownAside();
-    el('span', { text: aside
-      ? 'place the captured piece on a marked square (click it), '
-      : (entry.complete ? 'optionally move another piece (the marked squares), ' : 'choose the next leg, ') }, box);
+    el('span', { text: `${nextPartText()}. ` }, box);
+    if (shownAside()) {
+      // The piece being placed is off the board until it lands: show it here.
+      const last = parseLeg(entry.legs[entry.legs.length - 1]);
+      const icon = sel('svg', { viewBox: '0 0 100 100', class: 'aside-piece' }, box);
+      pieceGroup(state.pieces[last.to], icon, 0, 0, 100);
+    }
+  }
+  if (entry.promotions.length) {
+    el('span', { text: entry.complete ? 'the pawn may promote: ' : 'the pawn must promote: choose the piece ' }, box);
   }
   if (entry.legs.length && entry.next.length && entry.next.length <= 12) {
     for (const l of entry.next) {
@@ -360,6 +376,29 @@ function describeNext() {
     el('button', { type: 'button', id: 'cancel', text: 'Start the turn again' }, box)
       .addEventListener('click', () => { resetEntry(); render(); });
   }
+}
+
+// The part of the turn the marked squares are for.
+function nextPartText() {
+  if (shownAside()) {
+    const last = parseLeg(entry.legs[entry.legs.length - 1]);
+    return `place the captured ${pieceName(state.pieces[last.to])} on any marked square`;
+  }
+  if (state.variant === 'apocalypse-classic' && !entry.complete) {
+    return 'redeploy the footman: you have two horsemen, so it goes back to a marked square'
+      + ' (any vacant square off the far rank)';
+  }
+  if (entry.complete) {
+    return state.variant === 'gladiator'
+      ? 'optionally jump a supporter to a marked border square'
+      : 'optionally move a supporter (the marked squares)';
+  }
+  return 'choose the next leg';
+}
+
+function pieceName(letter) {
+  const names = Object.fromEntries(state.legend.map(([c, n]) => [c, n]));
+  return (letter && names[letter.toUpperCase()]) || 'piece';
 }
 
 function shownAside() {
@@ -419,12 +458,17 @@ function setupPointer() {
 // ---------------------------------------------------------------------------------------------
 // Commit–reveal, checked here.
 
+// A verdict belongs to one opening: a later game's turn with the same number is checked anew.
+function verdictKey(turn, seat, opening) {
+  return `${turn}:${seat}:${opening.digest}:${opening.nonce}`;
+}
+
 function hex(buf) {
   return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 async function verifyOpening(turn, seat, opening, revealed) {
-  const key = `${turn}:${seat}`;
+  const key = verdictKey(turn, seat, opening);
   if (verdicts[key]) return;
   verdicts[key] = { ok: null, text: 'checking…' };
   if (!(window.crypto && crypto.subtle)) {
@@ -445,6 +489,20 @@ async function verifyOpening(turn, seat, opening, revealed) {
   render();
 }
 
+function scoreText(score) {
+  if (score == null) return '';
+  if (Math.abs(score) >= 29000) {
+    const n = 30000 - Math.abs(score);
+    return score > 0 ? `mate in ${n}` : `mated in ${n}`;
+  }
+  return `${score >= 0 ? '+' : ''}${(score / 100).toFixed(2)}`;
+}
+
+function thinkingText(t) {
+  return [`depth ${t.depth}`, t.score != null ? `score ${scoreText(t.score)}` : '',
+    t.pv ? `line ${t.pv}` : ''].filter(Boolean).join(', ');
+}
+
 function drawSealed() {
   const panel = $('sealed-panel');
   panel.hidden = !state.sealed;
@@ -455,13 +513,17 @@ function drawSealed() {
     const side = i === 0 ? 'White' : 'Black';
     const row = el('div', { class: 'half', id: `half-${i}`, 'data-state': s.half ? s.half.state : '' }, c);
     if (!s.half) return;
+    const you = s.name === 'You';
     if (s.half.state === 'committed') {
       row.textContent = `${s.name} (${side}) has sealed its move: `;
       el('span', { class: 'digest', 'data-digest': s.half.digest, text: s.half.digest }, row);
     } else if (s.half.state === 'sealed') {
-      row.textContent = `${s.name} (${side}) has sealed ${s.kind === 'person' ? 'a' : 'its'} move.`;
+      row.textContent = you ? `You (${side}) have sealed your move.`
+        : `${s.name} (${side}) has sealed ${s.kind === 'person' ? 'a' : 'its'} move.`;
+    } else if (state.result) {
+      row.textContent = `${s.name} (${side}): the game is over.`;
     } else {
-      row.textContent = `${s.name} (${side}) is choosing…`;
+      row.textContent = `${s.name} (${side}) ${you ? 'are' : 'is'} choosing…`;
     }
   });
   const r = $('reveal');
@@ -475,7 +537,7 @@ function drawSealed() {
   (rv.openings || []).forEach((o, i) => {
     if (!o) return;
     verifyOpening(rv.turn, i, o, rv.moves ? rv.moves[i] : null);
-    const v = verdicts[`${rv.turn}:${i}`];
+    const v = verdicts[verdictKey(rv.turn, i, o)];
     const d = el('div', { id: `verify-${i}`, 'data-turn': rv.turn,
       'data-verified': v && v.ok !== null ? String(v.ok) : 'pending',
       class: v && v.ok === false ? 'tampered' : 'verified' }, r);
@@ -487,8 +549,7 @@ function drawSealed() {
     rv.thinking.forEach((lines, i) => {
       if (!lines.length) return;
       const t = lines[lines.length - 1];
-      el('div', { class: 'revealed-thinking', text:
-        `${state.seats[i].name} thought: depth ${t.depth}, score ${t.score ?? '?'}, line ${t.pv}` }, r);
+      el('div', { class: 'revealed-thinking', text: `${state.seats[i].name} thought: ${thinkingText(t)}` }, r);
     });
   }
 }
@@ -509,7 +570,8 @@ function drawSeat(box, i) {
   box.classList.toggle('running', !!s.running);
   box.dataset.seat = i;
   const side = i === 0 ? 'White' : 'Black';
-  el('span', { class: 'name', text: `${side}: ${s.name}${s.kind === 'engine' ? ` (${s.time_control})` : ''}` }, box);
+  const tc = s.kind === 'engine' || s.clock_ms != null ? ` (${s.time_control})` : '';
+  el('span', { class: 'name', text: `${side}: ${s.name}${tc}` }, box);
   if (state.sealed) el('span', { class: 'pen', text: `penalties ${state.penalties[i]}` }, box);
   const c = el('span', { class: 'clock', 'data-ms': s.clock_ms ?? '' }, box);
   c.textContent = clockText(s.clock_ms);
@@ -524,10 +586,18 @@ function tickClocks() {
   });
 }
 
+// Who won, in words ("You win", "quill (Black) wins", "Draw").
+function winnerText() {
+  const i = { '1-0': 0, '0-1': 1 }[state.result.result];
+  if (i === undefined) return state.result.result === '1/2-1/2' ? 'draw' : 'unfinished';
+  const s = state.seats[i];
+  return s.name === 'You' ? 'you win' : `${s.name} (${i === 0 ? 'White' : 'Black'}) wins`;
+}
+
 function drawStatus() {
   const st = $('status');
   if (state.result) {
-    st.textContent = `${state.result.result} — ${state.result.reason}`;
+    st.textContent = `${state.result.result} — ${winnerText()}: ${state.result.reason}`;
   } else if (state.suspended) {
     st.textContent = 'No page was open for a while: the engines were stopped. They restart now.';
   } else if (state.paused) {
@@ -547,7 +617,7 @@ function drawStatus() {
   const res = $('result');
   res.hidden = !state.result;
   if (state.result) {
-    res.textContent = `Result ${state.result.result}: ${state.result.reason}`;
+    res.textContent = `Result ${state.result.result}, ${winnerText()}: ${state.result.reason}`;
     res.dataset.result = state.result.result;
   }
 }
@@ -569,7 +639,7 @@ function drawThinking() {
   t.replaceChildren();
   state.seats.forEach((s) => {
     if (s.kind !== 'engine') return;
-    const lines = s.thinking.map((x) => `depth ${x.depth}  score ${x.score ?? '?'}  ${x.pv}`);
+    const lines = s.thinking.map(thinkingText);
     const hidden = state.sealed && !state.reveal;
     el('div', { class: 'engine-thinking', text: `${s.name}:\n` + (lines.length ? lines.slice(-4).join('\n')
       : (state.sealed ? '(hidden until the reveal)' : (hidden ? '' : '—'))) }, t);
@@ -660,7 +730,16 @@ function onState(s) {
     entry = { legs: [], next: [], complete: false, promotions: [], lifted: null, version: s.version };
     if (mySide()) send({ t: 'legs', legs: [] });
   }
-  render();
+  scheduleRender();
+}
+
+// States can come faster than the page draws (two fast engines): only the latest is drawn,
+// once a frame, so the page never falls behind the game.
+let renderPending = false;
+function scheduleRender() {
+  if (renderPending) return;
+  renderPending = true;
+  requestAnimationFrame(() => { renderPending = false; render(); });
 }
 
 function fillForm() {
