@@ -820,6 +820,16 @@ impl Position {
             .find(|&q| self.board[usize::from(q)].is_none())
     }
 
+    /// How many of `side`'s pieces can take part in a mate on the dead board: its Pagans,
+    /// wherever they stand (they cross the bridge), its dead pieces (its king too, once it is
+    /// dead) and its live pawns (each may become a Pagan). Its other live pieces never reach
+    /// the dead board unless the enemy captures them, which the enemy decides.
+    pub(crate) fn mating_force(&self, side: Side) -> u32 {
+        let own = self.side_bits(side);
+        (self.pieces(side, Kind::Pagan) | self.pieces(side, Kind::Pawn) | own & DEAD_SQUARES)
+            .count_ones()
+    }
+
     pub(crate) fn bare_kings(&self) -> bool {
         self.bits[2..].iter().all(|&x| x == 0)
     }

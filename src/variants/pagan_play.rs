@@ -11,6 +11,14 @@ use crate::variant::Side;
 const KEYS: [u64; 10 * SQUARES + 1] = zobrist_keys(0x7061_6761_6e5f_6b65);
 const SIDE_KEY: usize = 10 * SQUARES;
 
+/// What moving next is worth.
+const TEMPO: i32 = 10;
+/// What each square of room taken from a live enemy king is worth, when its capture could
+/// lead to a mate.
+const NET: i32 = 10;
+/// How much an edge shrinks when the side ahead has no mating force (see `evaluate`).
+const DRAWISH: i32 = 8;
+
 fn value(kind: Kind) -> i32 {
     match kind {
         Kind::King => 0,
@@ -132,6 +140,22 @@ impl Searchable for Position {
                 }
             }
         }
+        // Which endings can be won (as an arbiter reads protocol-docs/rules.md §3): only a
+        // mate on the dead board wins, and a side's live pieces other than its Pagans never
+        // act there, nor does its king until the enemy chooses to capture it. A mate needs
+        // two of the mating side's units there: a lone Pagan checks only from next to the
+        // king, where the king takes it, or from across the bridge, which reaches the king's
+        // rank next to the bridge but never its flights one rank further (K b4: G c7 covers
+        // b4 c4 d4, not b3 c3). So K+G against K is a draw, and so is K+G against K+G: the
+        // king hunted by the Pagan cannot be mated, and the hunter's own king dies only if
+        // the other Pagan takes it. K+P against K is a draw too (the pawn becomes one
+        // Pagan). Two units win: K+G+G against K (G c7 checks b4, a dead G c2 covers b3 and
+        // c3), or a Pagan and one's own dead king (dead K b2, G c7 against k b4). A side
+        // with fewer than two (`Position::mating_force`) is scored as unable to win.
+        let winnable = [
+            self.mating_force(Side::White) >= 2,
+            self.mating_force(Side::Black) >= 2,
+        ];
         let mut totals = [0i32; 2];
         for side in [Side::White, Side::Black] {
             let s = side.index();
@@ -149,11 +173,17 @@ impl Searchable for Position {
             match (hunting, kings[o]) {
                 (Some(target), _) => totals[s] += self.hunt(side, target, own),
                 (None, Some(target)) => {
-                    // Pressure on the live enemy king: pieces around it.
-                    for &(sq, _) in own {
-                        if !is_dead(sq) {
+                    // Pressure on the live enemy king: pieces around it, and, when a mate
+                    // could follow its capture, the net: its room on the game board.
+                    for &(sq, p) in own {
+                        if p.is_some_and(|p| p.kind == Kind::Pagan) {
+                            totals[s] += 8 * (5 - pagan_distance(sq, target)).max(0);
+                        } else if !is_dead(sq) {
                             totals[s] += 6 * (4 - distance(sq, target)).max(0);
                         }
+                    }
+                    if winnable[s] {
+                        totals[s] += NET * (8 - self.room(target, side.opponent()));
                     }
                 }
                 (None, None) => {}
@@ -176,7 +206,15 @@ impl Searchable for Position {
                 totals[s] -= 8 * danger + if attacked { 40 + 20 * danger } else { 0 };
             }
         }
-        totals[me.index()] - totals[me.opponent().index()] + 10
+        let score = totals[me.index()] - totals[me.opponent().index()] + TEMPO;
+        // An edge that cannot become a mate is worth little: the side ahead keeps the force
+        // it needs rather than trade it away, and the side behind trades toward a dead draw.
+        let ahead = if score > 0 { me } else { me.opponent() };
+        if winnable[ahead.index()] {
+            score
+        } else {
+            score / DRAWISH
+        }
     }
 
     fn reversible_plies(&self) -> u32 {
@@ -249,23 +287,29 @@ impl Position {
             }
         }
         let them = side.opponent();
-        let mut reach = Position::king_reach(target);
+        score += 30 * (8 - self.room(target, them));
+        if self.attacked(target, them) {
+            score += 40;
+        }
+        score
+    }
+
+    /// The squares `owner`'s king on `king` can step to without being attacked there (its
+    /// own pieces and a king block it; corners and edges have fewer): how much room it has.
+    fn room(&self, king: u8, owner: Side) -> i32 {
+        let mut reach = Position::king_reach(king);
         let mut safe = 0;
         while reach != 0 {
             let q = reach.trailing_zeros() as u8;
             reach &= reach - 1;
             let blocked = self
                 .at(q)
-                .is_some_and(|p| p.side == them || p.kind == Kind::King);
-            if !blocked && !self.attacked(q, them) {
+                .is_some_and(|p| p.side == owner || p.kind == Kind::King);
+            if !blocked && !self.attacked(q, owner) {
                 safe += 1;
             }
         }
-        score += 30 * (8 - safe);
-        if self.attacked(target, them) {
-            score += 40;
-        }
-        score
+        safe
     }
 
     /// The piece a move captures (by landing or by withdrawal) and its square.
@@ -315,6 +359,27 @@ mod tests {
             pos = pos.play(mv);
         }
         pos.end()
+    }
+
+    #[test]
+    fn mating_force_counts_what_can_reach_the_dead_board() {
+        // White: K g11, W f11, A e10 (live: they never reach the dead board by themselves),
+        // G d9 (crosses), P c8 (may become a Pagan), a dead W b4: 3. Black: a dead p e4 and
+        // its dead king e3: 2.
+        let fen = "5WK/4A2/3G3/2P4/7/*******/*******/*W2p1*/*3k1*/*5*/*5* w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(pos.mating_force(Side::White), 3);
+        assert_eq!(pos.mating_force(Side::Black), 2);
+    }
+
+    #[test]
+    fn an_edge_that_cannot_mate_is_worth_little() {
+        // K+G against K is a draw (a lone Pagan cannot mate); K+G+G against K wins.
+        let one = Position::from_fen("6K/7/3G3/7/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+        let two = Position::from_fen("6K/7/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+        let (one, two) = (one.unwrap().evaluate(), two.unwrap().evaluate());
+        assert!(one.abs() < 150, "K+G against K scores {one}");
+        assert!(two > 600, "K+G+G against K scores {two}");
     }
 
     #[test]
