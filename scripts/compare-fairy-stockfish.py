@@ -5,13 +5,19 @@ What is compared (and printed with every table):
 
 1. Move generation: bulk perft. Fairy-Stockfish's `go perft N` on chess and on 5x5 Gardner
    (`UCI_Variant gardner`), Quill's `quill perft N` on each of its variants. Both count leaves
-   without playing the last turn (bulk counting). The figure is CPU nanoseconds per leaf: the
-   child's user+system CPU time (from wait4's rusage, microsecond resolution) minus the median
-   CPU time of a bare start-up of that engine, divided by the leaves. The games differ, so the
-   ratio says how costly one generated move is, not which engine is faster at one game. In
-   Apocalypse a leaf is a *pair* of moves (one of each side, counted as a product), and in
-   Gladiator/Brawl a whole turn (pawn move, then an optional supporter move), so their cost
-   per leaf is lower than their cost per generated move; Pagan's leaves are single moves.
+   without playing the last turn (bulk counting). The CPU time is the child's user+system time
+   (from wait4's rusage, microsecond resolution) minus the median CPU time of a bare start-up
+   of that engine. Two figures divide it:
+   - per *generated move at the last ply*, the like-with-like one: what the move generator
+     lists at the last ply. For Fairy-Stockfish that is the leaf count (bulk perft counts the
+     legal move list's length). For Quill it is counted by `examples/perft_generated.rs`
+     (built by `cargo build --release --examples`): in Apocalypse the last ply generates
+     White's and Black's move lists and counts their *product* as leaves, so the generated
+     moves are the *sum*; in Gladiator, Brawl and Pagan the last ply visits every turn one by
+     one, so generated moves and leaves are the same;
+   - per leaf, as `quill perft` counts them (in Apocalypse a leaf is a pair of moves).
+   The games differ, so the ratio says how costly one generated move is, not which engine is
+   faster at one game.
 2. Search: nodes per CPU-second at a fixed depth from the start position (`go depth N`, or
    `go sealed w depth N` for Apocalypse), each engine using its own node definition.
 3. Start-up: from spawn to `uciok` and then `readyok` (wall ms, median) and the peak resident
@@ -21,8 +27,10 @@ All runs are interleaved (round r runs every case once, in turn), so that load o
 machine falls on both engines alike; figures are medians over the rounds, with min..max.
 
     scripts/compare-fairy-stockfish.py [--quill target/release/quill] [--rounds 5]
+        [--generated target/release/examples/perft_generated]
 
-Installs nothing: run `apt-get install -y fairy-stockfish` first. Measures; asserts nothing.
+Installs nothing: run `apt-get install -y fairy-stockfish` and `cargo build --release --bins
+--examples` first. Measures; asserts nothing.
 """
 
 import argparse
@@ -106,6 +114,15 @@ def quill_perft(quill, variant, depth):
     return leaves(out), cpu
 
 
+def quill_generated(tool, variant, depth):
+    """The moves Quill's bulk perft generates at its last ply (see the module text)."""
+    out = subprocess.run([tool, variant, str(depth)], capture_output=True, text=True,
+                         check=True).stdout.split()
+    if out[:1] != ["leaves"] or out[2:3] != ["generated"]:
+        sys.exit(f"{tool}: unexpected output {out!r}")
+    return int(out[1]), int(out[3])
+
+
 def leaves(out):
     for line in out:
         if line.startswith("Nodes searched:"):
@@ -146,16 +163,17 @@ def span(v, fmt):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quill", default="target/release/quill")
+    ap.add_argument("--generated", default="target/release/examples/perft_generated")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--startups", type=int, default=21)
     ap.add_argument("--no-search", action="store_true", help="skip the search comparison")
     args = ap.parse_args()
     if not (1 <= args.rounds <= 100 and 1 <= args.startups <= 1000):
         sys.exit("--rounds must be 1..100 and --startups 1..1000")
-    for path in (FSF, args.quill):
+    for path in (FSF, args.quill, args.generated):
         if not os.access(path, os.X_OK):
             sys.exit(f"no executable at {path} (apt-get install -y fairy-stockfish; "
-                     "cargo build --release)")
+                     "cargo build --release --bins --examples)")
     engines = {"fsf": [FSF], "quill": [args.quill]}
 
     # Start-up, interleaved; its CPU time is also what a perft run pays before counting.
@@ -165,8 +183,16 @@ def main():
             st[k].append(startup(argv))
     base_cpu = {k: med([c for _, c, _ in v]) for k, v in st.items()}
 
+    # The generated moves of Quill's last ply (counted once: they do not vary), checked
+    # against the leaves `quill perft` reports below.
+    generated = {}
+    for label, engine, variant, depth in PERFT:
+        if engine == "quill":
+            generated[label] = quill_generated(args.generated, variant, depth)
+
     # Perft, interleaved.
     per_leaf = {c[0]: [] for c in PERFT}
+    per_move = {c[0]: [] for c in PERFT}
     counts = {}
     for _ in range(args.rounds):
         for label, engine, variant, depth in PERFT:
@@ -175,23 +201,32 @@ def main():
             else:
                 n, cpu = quill_perft(args.quill, variant, depth)
             counts[label] = n
-            per_leaf[label].append(max(cpu - base_cpu[engine], 1e-6) * 1e9 / n)
+            if engine == "quill" and generated[label][0] != n:
+                sys.exit(f"{label}: quill perft counts {n} leaves, perft_generated "
+                         f"{generated[label][0]}: not the same walk")
+            moves = generated[label][1] if engine == "quill" else n
+            spent = max(cpu - base_cpu[engine], 1e-6) * 1e9
+            per_leaf[label].append(spent / n)
+            per_move[label].append(spent / moves)
 
-    print("== 1. Move generation: bulk perft from the start position, CPU ns per leaf ==")
-    print("(child user+system CPU from rusage, minus the engine's median start-up CPU;")
+    print("== 1. Move generation: bulk perft from the start position, CPU ns per generated move ==")
+    print("(child user+system CPU from rusage, minus the engine's median start-up CPU, divided by")
+    print(" the moves generated at the last ply: Fairy-Stockfish's leaves; Quill's counted by")
+    print(" perft_generated, in Apocalypse White's plus Black's list, not their product;")
     print(f" median (min..max) of {args.rounds} interleaved rounds; lower is cheaper)")
-    print(f"{'case':28} {'depth':>5} {'leaves':>14} {'ns/leaf':>24}")
-    for label, _, _, depth in PERFT:
-        print(f"{label:28} {depth:>5} {counts[label]:>14} {span(per_leaf[label], '{:.2f}'):>24}")
+    print(f"{'case':28} {'depth':>5} {'leaves':>14} {'generated':>12} {'ns/generated move':>22}"
+          f" {'ns/leaf':>20}")
+    for label, engine, _, depth in PERFT:
+        moves = generated[label][1] if engine == "quill" else counts[label]
+        print(f"{label:28} {depth:>5} {counts[label]:>14} {moves:>12} "
+              f"{span(per_move[label], '{:.2f}'):>22} {span(per_leaf[label], '{:.2f}'):>20}")
     for ref in ("fsf chess", "fsf gardner (5x5)"):
-        r = med(per_leaf[ref])
-        ratios = ", ".join(f"{label.split()[1]} {med(per_leaf[label]) / r:.2f}x"
+        r = med(per_move[ref])
+        ratios = ", ".join(f"{label.split()[1]} {med(per_move[label]) / r:.2f}x"
                            for label, e, _, _ in PERFT if e == "quill")
-        print(f"quill cost per leaf / {ref}: {ratios}")
-    print("(a leaf of Apocalypse is a pair of moves counted as a product, and one of Gladiator")
-    print(" or Brawl a whole turn, a pawn move and an optional supporter move, so many leaves share")
-    print(" one generated pawn move: their cost per generated move is higher than per leaf;")
-    print(" Pagan's leaves are single moves, as chess's are)")
+        print(f"quill cost per generated move / {ref}: {ratios}")
+    print("(per generated move compares like with like; per leaf, an Apocalypse leaf is a pair")
+    print(" of moves counted as a product, so its cost per leaf looks far lower than it is)")
 
     if not args.no_search:
         nps = {c[0]: [] for c in SEARCH}

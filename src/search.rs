@@ -129,6 +129,13 @@ pub trait Searchable: Clone {
     /// A hash of everything that decides the legal turns and the end of the game.
     fn key(&self) -> u64;
 
+    /// The [`Searchable::key`] of the position after the candidate `mv`, when it is cheap to
+    /// know without playing the turn; `None` (the default) when it is not. The search uses it
+    /// only to prefetch table buckets ahead of time, so a `None` costs nothing but the wait.
+    fn key_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// At least the number of turns since the last irreversible one (after which no earlier
     /// position can recur by the rules): the repetition scan looks no further back. The
     /// default, `u32::MAX`, bounds nothing.
@@ -363,6 +370,18 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         child
     }
 
+    /// Prefetches the table buckets of the positions after `moves` whose keys are cheap to
+    /// know ([`Searchable::key_after`]).
+    fn prefetch_siblings(&self, pos: &P, moves: &[P::Move]) {
+        if let Some(t) = self.table.as_ref() {
+            for &mv in moves {
+                if let Some(key) = pos.key_after(mv) {
+                    t.prefetch(key);
+                }
+            }
+        }
+    }
+
     fn probe(&self, key: u64) -> Option<Hit> {
         self.table.as_ref().and_then(|t| t.probe(key))
     }
@@ -562,6 +581,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
                 0
             };
             let child = self.after(pos, mv);
+            if i == 1 && depth >= 2 {
+                // The first turn did not cut off, so the others will most likely be searched
+                // too: their buckets start on their way now, long before their probes.
+                self.prefetch_siblings(pos, &moves[2..]);
+            }
             self.path.push(key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
             self.path.pop();

@@ -144,6 +144,7 @@ const QUIET_KEY: usize = SIDE_KEY + 1;
 const BRAWL_KEY: usize = QUIET_KEY + 5;
 
 /// The key of a piece of side `s` and `kind` on `sq`.
+#[inline]
 fn piece_key(s: usize, kind: usize, sq: u8) -> u64 {
     KEYS[(s * 6 + kind) * 64 + usize::from(sq)]
 }
@@ -153,6 +154,7 @@ fn quiet_key(quiet: u32) -> u64 {
     KEYS[QUIET_KEY + quiet.min(4) as usize]
 }
 
+#[inline]
 fn bit(sq: u8) -> u64 {
     1u64 << sq
 }
@@ -222,37 +224,46 @@ const fn rays() -> [[u64; 64]; 8] {
 const KNIGHT_REACH: [u64; 64] = leaps(&KNIGHT_STEPS);
 const KING_REACH: [u64; 64] = leaps(&KING_STEPS);
 const RAYS: [[u64; 64]; 8] = rays();
-/// Indices into [`KING_STEPS`]: orthogonal and diagonal directions.
-const ROOK_DIRS: [usize; 4] = [0, 2, 4, 6];
-const BISHOP_DIRS: [usize; 4] = [1, 3, 5, 7];
 
-/// The squares a slider reaches along direction `d` (first occupied square included).
+/// The squares a slider reaches along direction `d` (first occupied square included),
+/// without a branch: the nearest blocker is found among the blockers and a sentinel square
+/// from which the ray is empty (h8 for the directions toward higher squares, 0 to 3 of
+/// [`KING_STEPS`], a1 for the others).
+#[inline(always)]
 fn ray(d: usize, sq: u8, occupied: u64) -> u64 {
     let ray = RAYS[d][usize::from(sq)];
     let blockers = ray & occupied;
-    if blockers == 0 {
-        return ray;
-    }
-    // Directions 0 to 3 of KING_STEPS go toward higher squares.
     let first = if d < 4 {
-        blockers.trailing_zeros()
+        (blockers | 1 << 63).trailing_zeros()
     } else {
-        63 - blockers.leading_zeros()
+        63 - (blockers | 1).leading_zeros()
     };
     ray ^ RAYS[d][first as usize]
 }
 
+/// The squares a bishop on `sq` reaches (see [`reach`]).
+#[inline]
+fn bishop_reach(sq: u8, occupied: u64) -> u64 {
+    ray(1, sq, occupied) | ray(3, sq, occupied) | ray(5, sq, occupied) | ray(7, sq, occupied)
+}
+
+/// The squares a rook on `sq` reaches (see [`reach`]).
+#[inline]
+fn rook_reach(sq: u8, occupied: u64) -> u64 {
+    ray(0, sq, occupied) | ray(2, sq, occupied) | ray(4, sq, occupied) | ray(6, sq, occupied)
+}
+
 /// Squares a piece of `kind` on `sq` reaches, as in FIDE chess with no captures implied:
 /// sliders stop on (and include) the first occupied square.
+#[inline]
 pub(crate) fn reach(kind: Kind, sq: u8, occupied: u64) -> u64 {
-    let slide = |dirs: &[usize]| dirs.iter().fold(0, |acc, &d| acc | ray(d, sq, occupied));
     match kind {
         Kind::Knight => KNIGHT_REACH[usize::from(sq)],
         Kind::King => KING_REACH[usize::from(sq)],
         Kind::Pawn => 0,
-        Kind::Bishop => slide(&BISHOP_DIRS),
-        Kind::Rook => slide(&ROOK_DIRS),
-        Kind::Queen => slide(&BISHOP_DIRS) | slide(&ROOK_DIRS),
+        Kind::Bishop => bishop_reach(sq, occupied),
+        Kind::Rook => rook_reach(sq, occupied),
+        Kind::Queen => bishop_reach(sq, occupied) | rook_reach(sq, occupied),
     }
 }
 
@@ -273,6 +284,7 @@ impl Position {
     }
 
     /// Pieces of a kind and side.
+    #[inline]
     pub fn pieces(&self, side: Side, kind: Kind) -> u64 {
         self.kinds[kind as usize] & self.sides[side.index()]
     }
@@ -282,14 +294,17 @@ impl Position {
         self.sides[side.index()]
     }
 
+    #[inline]
     pub(crate) fn occupied(&self) -> u64 {
         self.sides[0] | self.sides[1]
     }
 
+    #[inline]
     pub(crate) fn supporters(&self, s: usize) -> u64 {
         self.sides[s] & !self.kinds[Kind::Pawn as usize]
     }
 
+    #[inline]
     pub(crate) fn kind_at(&self, sq: u8) -> Option<Kind> {
         KINDS
             .into_iter()
@@ -376,20 +391,42 @@ impl Position {
     }
 
     /// The targets of side `s`'s pawn on `from`, given the occupied squares.
+    #[inline]
     pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
-        let mut powering = reach(Kind::Bishop, from, occupied) & self.supporters(s);
-        let mut targets = 0;
-        while powering != 0 {
-            let t = powering.trailing_zeros() as u8;
-            powering &= powering - 1;
-            let kind = self.kind_at(t).expect("an occupied square has a piece");
-            targets |= reach(kind, from, occupied);
+        let diagonals = bishop_reach(from, occupied);
+        let powering = diagonals & self.supporters(s);
+        self.allowed_targets(s, self.borrowed(from, powering, diagonals, occupied))
+    }
+
+    /// The squares a pawn on `from` reaches with the moves of the supporters `powering`
+    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach: one lookup
+    /// per kind among them, not one per supporter (the kinds overlap: a queen is a rook and a
+    /// bishop).
+    #[inline]
+    pub(crate) fn borrowed(&self, from: u8, powering: u64, diagonals: u64, occupied: u64) -> u64 {
+        if powering == 0 {
+            return 0;
         }
-        self.allowed_targets(s, targets)
+        let has = |kind: Kind| powering & self.kinds[kind as usize] != 0;
+        let mut targets = 0;
+        if has(Kind::Knight) {
+            targets |= KNIGHT_REACH[usize::from(from)];
+        }
+        if has(Kind::Bishop) || has(Kind::Queen) {
+            targets |= diagonals;
+        }
+        if has(Kind::Rook) || has(Kind::Queen) {
+            targets |= rook_reach(from, occupied);
+        }
+        if has(Kind::King) {
+            targets |= KING_REACH[usize::from(from)];
+        }
+        targets
     }
 
     /// The squares among `targets` side `s`'s pawns may end on: not on an own piece, and in
     /// Gladiator not off the arena nor on an enemy supporter.
+    #[inline]
     pub(crate) fn allowed_targets(&self, s: usize, targets: u64) -> u64 {
         let targets = targets & !self.sides[s];
         match self.rules {
@@ -514,6 +551,35 @@ impl Position {
         self.to_move = self.to_move.opponent();
         debug_assert_eq!(self.key, self.zobrist_from_scratch());
         self
+    }
+
+    /// The [`Position::zobrist`] key after a legal turn, without playing it; `None` for a
+    /// turn whose placement is not a square (the search's open placement).
+    pub(crate) fn key_after(&self, turn: Turn) -> Option<u64> {
+        let me = self.to_move.index();
+        let o = 1 - me;
+        let mut key = self.key;
+        let moved_pawn = turn.pawn.0 != NONE;
+        if moved_pawn {
+            let (from, to) = turn.pawn;
+            if let Some(kind) = self.kind_at(to) {
+                key ^= piece_key(o, kind as usize, to);
+                if kind != Kind::Pawn {
+                    if usize::from(turn.place) >= 64 {
+                        return None;
+                    }
+                    key ^= piece_key(o, kind as usize, turn.place);
+                }
+            }
+            key ^= piece_key(me, 0, from) ^ piece_key(me, 0, to);
+        }
+        if turn.support.0 != NONE {
+            let (from, to) = turn.support;
+            let kind = self.kind_at(from)? as usize;
+            key ^= piece_key(me, kind, from) ^ piece_key(me, kind, to);
+        }
+        let quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        Some(key ^ quiet_key(self.quiet) ^ quiet_key(quiet) ^ KEYS[SIDE_KEY])
     }
 
     /// Plays a legal turn.
@@ -833,7 +899,7 @@ mod tests {
     #[test]
     fn the_incremental_key_equals_the_key_from_scratch_over_random_games() {
         let mut rng = crate::rng::Rng::new(0x6b65_7973);
-        let (mut placements, mut checked) = (0, 0);
+        let (mut placements, mut checked, mut ahead) = (0, 0, 0);
         for game in 0..40 {
             let rules = if game % 2 == 0 {
                 Rules::Gladiator
@@ -848,6 +914,17 @@ mod tests {
                 let turns = pos.turns();
                 let turn = turns[rng.below(turns.len() as u64) as usize];
                 placements += usize::from(turn.place != NONE);
+                assert_eq!(pos.key_after(turn), Some(pos.play(turn).zobrist()));
+                // And for every turn the search tries whose key it can know ahead.
+                let mut tried = Vec::new();
+                crate::search::Searchable::all_candidates(&pos, &mut tried);
+                for t in tried {
+                    if let Some(key) = pos.key_after(t) {
+                        let after = crate::search::Searchable::after(&pos, t);
+                        assert_eq!(key, after.zobrist(), "{} {t:?}", pos.fen());
+                        ahead += 1;
+                    }
+                }
                 pos = pos.play(turn);
                 assert_eq!(pos.zobrist(), pos.zobrist_from_scratch(), "{}", pos.fen());
                 // And the FEN's own key agrees (the parser computes it from scratch).
@@ -857,9 +934,106 @@ mod tests {
             }
         }
         assert!(
-            checked > 1000 && placements > 10,
-            "{checked} positions, {placements} placements"
+            checked > 1000 && placements > 10 && ahead > 10 * checked,
+            "{checked} positions, {placements} placements, {ahead} keys ahead"
         );
+    }
+
+    /// The squares a piece reaches, walked step by step on (file, rank) pairs: the reference
+    /// the bitboard lookups are checked against.
+    fn walked(kind: Kind, sq: u8, occupied: u64) -> u64 {
+        let diagonal = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+        let straight = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+        let (steps, slides): (Vec<(i8, i8)>, bool) = match kind {
+            Kind::Pawn => (vec![], false),
+            Kind::Knight => (KNIGHT_STEPS.to_vec(), false),
+            Kind::King => ([diagonal, straight].concat(), false),
+            Kind::Bishop => (diagonal.to_vec(), true),
+            Kind::Rook => (straight.to_vec(), true),
+            Kind::Queen => ([diagonal, straight].concat(), true),
+        };
+        let mut out = 0;
+        for (df, dr) in steps {
+            let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+            loop {
+                f += df;
+                r += dr;
+                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    break;
+                }
+                let b = 1u64 << (r * 8 + f);
+                out |= b;
+                if !slides || occupied & b != 0 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_reach_matches_a_step_by_step_walk() {
+        let mut rng = crate::rng::Rng::new(0x7265_6163);
+        for round in 0..400 {
+            // Sparse to dense boards, corner and edge squares included.
+            let occupied = match round % 4 {
+                0 => 0,
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                2 => rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64(),
+            };
+            for sq in 0..64u8 {
+                for kind in KINDS {
+                    assert_eq!(
+                        reach(kind, sq, occupied),
+                        walked(kind, sq, occupied),
+                        "{kind:?} on {sq}, occupied {occupied:#x}"
+                    );
+                }
+            }
+        }
+        // The bare board: a rook on a1 sees its rank and file, a bishop on h8 the long diagonal.
+        assert_eq!(reach(Kind::Rook, 0, 0), 0x0101_0101_0101_01fe);
+        assert_eq!(reach(Kind::Bishop, 63, 0), 0x0040_2010_0804_0201);
+    }
+
+    /// A pawn's targets, borrowed supporter by supporter (walked step by step), against the
+    /// lookup by kind, over positions of random games.
+    #[test]
+    fn pawn_targets_are_the_union_of_each_powering_supporters_moves() {
+        let mut rng = crate::rng::Rng::new(0x7461_7267);
+        let mut checked = 0;
+        for game in 0..20 {
+            let rules = [Rules::Gladiator, Rules::Brawl][game % 2];
+            let mut pos = Position::start(rules);
+            for _ in 0..80 {
+                if pos.end().is_some() {
+                    break;
+                }
+                let occupied = pos.occupied();
+                for s in 0..2 {
+                    let mut pawns = pos.kinds[0] & pos.sides[s];
+                    while pawns != 0 {
+                        let from = pawns.trailing_zeros() as u8;
+                        pawns &= pawns - 1;
+                        let mut expected = 0;
+                        let diagonals = walked(Kind::Bishop, from, occupied);
+                        for t in 0..64u8 {
+                            if diagonals & pos.supporters(s) & bit(t) != 0 {
+                                let kind = pos.kind_at(t).unwrap();
+                                expected |= walked(kind, from, occupied);
+                            }
+                        }
+                        let expected = pos.allowed_targets(s, expected);
+                        assert_eq!(pos.targets_of(s, from, occupied), expected, "{}", pos.fen());
+                        checked += 1;
+                    }
+                }
+                let turns = pos.turns();
+                pos = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 5000, "{checked}");
     }
 
     #[test]
