@@ -189,7 +189,18 @@ impl Solver {
 
         // No saddle point, so hi > lo and both players have at least two strategies.
         let range = hi - lo;
-        match self.simplex(payoff, rows, cols, lo, range) {
+        let mut outcome = self.simplex(payoff, rows, cols, lo, range);
+        if outcome.is_err() && self.bland_after != Some(0) {
+            // Rounding led Dantzig's pivots astray (a column whose entries all vanish): the
+            // pure fallback below would throw a mixed equilibrium away, so solve again from
+            // the start with Bland's rule, which takes other pivots.
+            log::debug!("solver: retrying a {rows}x{cols} game with Bland's rule: {payoff:?}");
+            let saved = self.bland_after.replace(0);
+            self.stats.pivots = 0;
+            outcome = self.simplex(payoff, rows, cols, lo, range);
+            self.bland_after = saved;
+        }
+        match outcome {
             Ok(()) => {}
             Err(why) => {
                 log::warn!(

@@ -238,46 +238,62 @@ impl Endgame {
         strategy: &[(Move, f64)],
     ) -> Option<Exploit> {
         let (white, black, payoff) = self.matrix(pos)?;
-        let n = black.len();
         let value = self.value(pos)?;
-        let prob = |m: Move| {
-            strategy
-                .iter()
-                .filter(|s| s.0 == m)
-                .map(|s| s.1)
-                .sum::<f64>()
-        };
-        let (game, guaranteed) = match side {
-            Side::White => {
-                let x: Vec<f64> = white.iter().map(|&m| prob(m)).collect();
-                let worst = (0..n)
-                    .map(|j| {
-                        x.iter()
-                            .enumerate()
-                            .map(|(i, p)| p * payoff[i * n + j])
-                            .sum()
-                    })
-                    .fold(f64::INFINITY, f64::min);
-                (value, worst)
-            }
-            Side::Black => {
-                let y: Vec<f64> = black.iter().map(|&m| prob(m)).collect();
-                let worst = (0..white.len())
-                    .map(|i| {
-                        y.iter()
-                            .enumerate()
-                            .map(|(j, p)| p * payoff[i * n + j])
-                            .sum()
-                    })
-                    .fold(f64::NEG_INFINITY, f64::max);
-                (1.0 - value, 1.0 - worst)
-            }
-        };
-        Some(Exploit {
-            value: game,
-            guaranteed,
-            exploitability: (game - guaranteed).max(0.0),
-        })
+        Some(exploitability(white, black, &payoff, value, side, strategy))
+    }
+}
+
+/// How much a best response gains against `side` playing `strategy` in a root matrix game
+/// of value `value` (for White) over `white` × `black`, whose row-major `payoff` holds the
+/// exact values (for White) of the joint children: the game value minus what the strategy
+/// guarantees, for `side`, on the scale 0 … 1. Moves of `strategy` outside the matrix count
+/// for nothing.
+pub fn exploitability<M: Copy + PartialEq>(
+    white: &[M],
+    black: &[M],
+    payoff: &[f64],
+    value: f64,
+    side: Side,
+    strategy: &[(M, f64)],
+) -> Exploit {
+    let n = black.len();
+    let prob = |m: M| {
+        strategy
+            .iter()
+            .filter(|s| s.0 == m)
+            .map(|s| s.1)
+            .sum::<f64>()
+    };
+    let (game, guaranteed) = match side {
+        Side::White => {
+            let x: Vec<f64> = white.iter().map(|&m| prob(m)).collect();
+            let worst = (0..n)
+                .map(|j| {
+                    x.iter()
+                        .enumerate()
+                        .map(|(i, p)| p * payoff[i * n + j])
+                        .sum()
+                })
+                .fold(f64::INFINITY, f64::min);
+            (value, worst)
+        }
+        Side::Black => {
+            let y: Vec<f64> = black.iter().map(|&m| prob(m)).collect();
+            let worst = (0..white.len())
+                .map(|i| {
+                    y.iter()
+                        .enumerate()
+                        .map(|(j, p)| p * payoff[i * n + j])
+                        .sum()
+                })
+                .fold(f64::NEG_INFINITY, f64::max);
+            (1.0 - value, 1.0 - worst)
+        }
+    };
+    Exploit {
+        value: game,
+        guaranteed,
+        exploitability: (game - guaranteed).max(0.0),
     }
 }
 
