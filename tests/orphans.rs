@@ -48,11 +48,12 @@ fn a_killed_match_leaves_no_engine_running() {
     let dir = std::env::temp_dir().join(format!("quill-orphans-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
-    // Each engine writes its process id, then becomes Quill (the id stays across `exec`).
+    // Each engine writes its process id and runs Quill, then sleeps: Quill alone would exit
+    // when its input closes with the referee, and hide a referee that leaves engines behind.
     let seat = |n: &str| {
         let pid = dir.join(format!("{n}.pid"));
         format!(
-            "cmd=\"sh -c 'echo $$ >> {}; exec {QUILL}'\" name={n} tc=600+0",
+            "cmd=\"sh -c 'echo $$ >> {}; {QUILL}; exec sleep 600'\" name={n} tc=600+0",
             pid.display()
         )
     };
