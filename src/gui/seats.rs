@@ -1,11 +1,12 @@
 //! The GUI's seats are the referee's: engines are configured with the referee's seat syntax
-//! ([`crate::referee::seat`]) and driven by its seat driver ([`EngineSeat`]: the handshake,
-//! the requests, the answers judged, commit–reveal), read through its bounded [`Inbox`]. So the
-//! GUI speaks to engines exactly as `quill match` does (`protocol-docs/referee.md`,
-//! `protocol-docs/gui.md`): it trusts no claim, forfeits a crash, a hang, garbage or a broken
-//! commitment, and never passes a seat the other's sealed move before its own is fixed. What is
-//! the GUI's own here: the page's view of thinking lines, and waiting on both seats at once
-//! in slices, so that the page's commands are heard while engines think.
+//! ([`crate::referee::seat`]) and driven by its seat driver (`referee::driver::EngineSeat`:
+//! the handshake, the requests, the answers judged, commit–reveal), read through its bounded
+//! [`Inbox`]. So the GUI speaks to engines exactly as `quill match` does
+//! (`protocol-docs/referee.md`, `protocol-docs/gui.md`): it trusts no claim, forfeits a crash,
+//! a hang, garbage or a broken commitment, and never passes a seat the other's sealed move
+//! before its own is fixed. What is the GUI's own here: the page's view of thinking lines, and
+//! waiting on both seats at once in slices, so that the page's commands are heard while
+//! engines think.
 
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};

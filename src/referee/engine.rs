@@ -1,6 +1,6 @@
 //! An engine process seen from the referee: started through the shell, its output read line by
 //! line on a thread and sent, tagged with its seat, into the game's one event channel; and what
-//! each dialect's lines mean to a referee ([`meaning`](mod@meaning)).
+//! each dialect's lines mean to a referee ([`meaning()`]).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
