@@ -1,9 +1,12 @@
-//! The GUI's one use of the referee's seats: engines are configured with the referee's seat
-//! syntax ([`crate::referee::seat`]), started and read through its [`Process`] and [`Inbox`]
-//! (bounded lines, floods cut off, children killed on drop), and their lines read with its
-//! [`meaning`]. The driver here speaks to them as `quill match` does (`protocol-docs/referee.md`,
-//! `protocol-docs/gui.md`): it trusts no claim, forfeits a crash, a hang, garbage or a broken
-//! commitment, and never passes a seat the other's sealed move before its own is fixed.
+//! The GUI's seats are the referee's: engines are configured with the referee's seat syntax
+//! ([`crate::referee::seat`]) and driven by its seat driver (`referee::driver::EngineSeat`:
+//! the handshake, the requests, the answers judged, commit–reveal), read through its bounded
+//! [`Inbox`]. So the GUI speaks to engines exactly as `quill match` does
+//! (`protocol-docs/referee.md`, `protocol-docs/gui.md`): it trusts no claim, forfeits a crash,
+//! a hang, garbage or a broken commitment, and never passes a seat the other's sealed move
+//! before its own is fixed. What is the GUI's own here: the page's view of thinking lines, and
+//! waiting on both seats at once in slices, so that the page's commands are heard while
+//! engines think.
 
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
@@ -15,20 +18,16 @@ use nom::combinator::{map, rest};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::commit;
-use crate::referee::engine::{Event, Meaning, Process, Said, meaning};
-use crate::referee::game::shown;
+use crate::notation::{Turn, WireMove};
+use crate::referee::driver::{self, Ask, Clocks, EngineSeat, NewGame};
+use crate::referee::engine::Event;
 use crate::referee::inbox::{Dialogue, Inbox};
 use crate::referee::later;
 use crate::referee::seat::{Dialect, EngineSpec, Limits, Seat, parse_seat, split_words};
 use crate::variant::Variant;
 
-/// How long an engine may take over its handshake.
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine may take to open its commitment once told the opponent's move.
 pub const OPENING_TIMEOUT: Duration = Duration::from_secs(5);
-/// Most unrecognised lines an engine may print while thinking.
-pub const MAX_GARBAGE: usize = 100;
 
 /// The seat configuration of an engine, read with the referee's syntax.
 pub type Spec = EngineSpec;
@@ -117,20 +116,13 @@ pub struct Thinking {
 }
 
 /// An opened commitment: the move and the nonce, as the engine wrote them.
-pub type Opened = (String, String);
+pub type Opened = driver::Opened;
 
-/// A running engine at a seat.
+/// A running engine at a seat: the referee's seat driver, and when it was last asked.
 pub struct Engine {
-    /// The configuration.
-    pub spec: Spec,
-    seat: usize,
-    process: Process,
-    usermove: bool,
-    ping: bool,
-    pings: u32,
-    /// It plays the sealed game with commit–reveal.
-    pub commits: bool,
-    garbage: usize,
+    seat: EngineSeat,
+    /// When the pending request went out; `None` when the engine is not asked.
+    asked: Option<Instant>,
 }
 
 /// The events of both seats of a game.
@@ -146,14 +138,6 @@ impl Wire {
         Wire { inbox, tx }
     }
 
-    /// The next event of `seat`, or of any seat, before `until`.
-    fn next(&mut self, seat: Option<usize>, until: Instant) -> Option<Event> {
-        match seat {
-            Some(s) => self.inbox.next_from(s, until),
-            None => self.inbox.next_any(until),
-        }
-    }
-
     /// Drops what is waiting from `seat` (after its engine was replaced).
     pub fn drain(&mut self, seat: usize) {
         let until = later(Instant::now(), Duration::from_millis(50));
@@ -164,7 +148,7 @@ impl Wire {
 impl Engine {
     /// Starts the engine of `seat` and runs its handshake, its options and the variant; in a
     /// sealed game it asks for commit–reveal when the engine offers it. `fen` sets a position
-    /// up (CECP; UCI gets it with every request).
+    /// up (engines that keep their own board).
     ///
     /// # Errors
     /// Why the seat cannot play, in words for the page.
@@ -175,368 +159,110 @@ impl Engine {
         variant: Variant,
         fen: Option<&str>,
     ) -> Result<Engine, String> {
-        let process = Process::spawn(spec, seat, wire.tx.clone())
-            .map_err(|e| format!("{} could not start: {e}", spec.name))?;
-        let mut e = Engine {
-            spec: spec.clone(),
-            seat,
-            process,
-            usermove: false,
-            ping: false,
-            pings: 1,
-            commits: false,
-            garbage: 0,
-        };
-        let deadline = later(Instant::now(), START_TIMEOUT);
+        let mut e = EngineSeat::spawn(spec, seat, wire.tx.clone(), Dialogue::default())
+            .map_err(|f| f.why)?;
         let sealed = variant.is_sealed();
-        match spec.dialect {
-            Dialect::Uci => {
-                e.send("uci");
-                let mut variant_option = false;
-                let mut commit_option = false;
-                e.wait(wire, deadline, "uciok", |m| match m {
-                    Meaning::UciOk => Some(()),
-                    Meaning::OptionName(o) => {
-                        variant_option |= o.eq_ignore_ascii_case("UCI_Variant");
-                        commit_option |= o.eq_ignore_ascii_case("SealedCommit");
-                        None
-                    }
-                    _ => None,
-                })?;
-                if variant_option {
-                    e.send(&format!("setoption name UCI_Variant value {variant}"));
-                } else if variant != Variant::DEFAULT {
-                    return Err(format!("{} has no UCI_Variant option", spec.name));
-                }
-                for (k, v) in spec.options.clone() {
-                    e.send(&format!("setoption name {k} value {v}"));
-                }
-                if sealed && commit_option {
-                    e.send("setoption name SealedCommit value true");
-                    e.commits = true;
-                }
-                e.send("ucinewgame");
-                e.send("isready");
-                e.options_synced(wire, deadline, |m| *m == Meaning::ReadyOk)?;
-            }
-            Dialect::Cecp => {
-                e.send("xboard");
-                e.send("protover 2");
-                let mut variants: Option<String> = None;
-                let mut sealed_offered = false;
-                let mut commit_option = false;
-                let mut done = false;
-                let mut until = later(Instant::now(), Duration::from_secs(2));
-                while !done {
-                    let Some(event) = wire.next(Some(seat), until) else {
-                        break;
-                    };
-                    let line = match event.said {
-                        Said::Closed => return Err(e.crashed("during the handshake")),
-                        Said::Overflow(why) => return Err(format!("{} {why}", spec.name)),
-                        Said::Line(l) => l,
-                    };
-                    if let Meaning::Features(pairs) = meaning(Dialect::Cecp, &line) {
-                        for (k, v) in pairs {
-                            let accept = !(k == "san" && v == "1");
-                            match k.as_str() {
-                                "done" if v == "0" => until = deadline,
-                                "done" => done = true,
-                                "variants" => variants = Some(v.clone()),
-                                "sealed" => sealed_offered = v == "1",
-                                "usermove" => e.usermove = v == "1",
-                                "ping" => e.ping = v == "1",
-                                "option" => commit_option |= v.starts_with("SealedCommit "),
-                                _ => {}
-                            }
-                            if k != "done" {
-                                let word = if accept { "accepted" } else { "rejected" };
-                                e.send(&format!("{word} {k}"));
-                            }
-                        }
-                    }
-                }
-                let offered = variants
-                    .as_deref()
-                    .is_some_and(|list| list.split(',').any(|v| v.trim() == variant.name()));
-                if variant != Variant::DEFAULT && !offered {
-                    return Err(format!(
-                        "{} does not offer the variant {variant}",
-                        spec.name
-                    ));
-                }
-                if sealed && !sealed_offered {
-                    return Err(format!(
-                        "{} does not offer sealed moves (feature sealed=1)",
-                        spec.name
-                    ));
-                }
-                e.send("new");
-                e.send(&format!("variant {variant}"));
-                e.send("force");
-                for (k, v) in spec.options.clone() {
-                    e.send(&format!("option {k}={v}"));
-                }
-                if sealed && commit_option {
-                    e.send("option SealedCommit=1");
-                    e.commits = true;
-                }
-                e.send("post");
-                e.send("easy");
-                let l = spec.limits;
-                if let Some(c) = l.clock {
-                    let secs = c.base.as_secs();
-                    e.send(&format!(
-                        "level {} {}:{:02} {}",
-                        c.moves,
-                        secs / 60,
-                        secs % 60,
-                        trimmed(c.inc.as_secs_f64())
-                    ));
-                }
-                if let Some(t) = l.movetime {
-                    e.send(&format!("st {}", trimmed(t.as_secs_f64())));
-                }
-                if let Some(d) = l.depth {
-                    e.send(&format!("sd {d}"));
-                }
-                if let Some(fen) = fen {
-                    e.send(&format!("setboard {fen}"));
-                }
-                if sealed {
-                    let side = if seat == 0 { "white" } else { "black" };
-                    e.send(&format!("sealed {side}"));
-                }
-                e.send("ping 1");
-                e.options_synced(wire, deadline, |m| matches!(m, Meaning::Pong(_)))?;
-            }
-        }
-        Ok(e)
-    }
-
-    fn send(&mut self, line: &str) -> bool {
-        log::debug!("gui > {} {line}", self.seat);
-        self.process.send(line)
-    }
-
-    fn crashed(&mut self, what: &str) -> String {
-        let status = self.process.ending();
-        format!("{} {status} {what}", self.spec.name)
-    }
-
-    fn wait<T>(
-        &mut self,
-        wire: &mut Wire,
-        deadline: Instant,
-        what: &str,
-        mut want: impl FnMut(Meaning) -> Option<T>,
-    ) -> Result<T, String> {
-        loop {
-            let Some(event) = wire.next(Some(self.seat), deadline) else {
-                return Err(format!(
-                    "{} did not answer in time ({what})",
-                    self.spec.name
-                ));
-            };
-            match event.said {
-                Said::Closed => return Err(self.crashed(&format!("while waiting for {what}"))),
-                Said::Overflow(why) => return Err(format!("{} {why}", self.spec.name)),
-                Said::Line(line) => {
-                    if let Some(t) = want(meaning(self.spec.dialect, &line)) {
-                        return Ok(t);
-                    }
-                }
-            }
-        }
-    }
-
-    fn options_synced(
-        &mut self,
-        wire: &mut Wire,
-        deadline: Instant,
-        done: impl Fn(&Meaning) -> bool,
-    ) -> Result<(), String> {
-        let name = self.spec.name.clone();
-        self.wait(wire, deadline, "the end of the set-up", |m| match m {
-            Meaning::Complaint(c) => Some(Err(format!("{name} refused an option: {}", shown(&c)))),
-            m if done(&m) => Some(Ok(())),
-            _ => None,
-        })?
-    }
-
-    /// Makes sure the engine has read all that was sent (`isready`, `ping`); a move before the
-    /// answer is a move out of turn.
-    fn sync(&mut self, wire: &mut Wire) -> Result<(), String> {
-        let expected = match self.spec.dialect {
-            Dialect::Uci => {
-                self.send("isready");
-                None
-            }
-            Dialect::Cecp if self.ping => {
-                self.pings += 1;
-                self.send(&format!("ping {}", self.pings));
-                Some(self.pings.to_string())
-            }
-            Dialect::Cecp => return Ok(()),
+        let game = NewGame {
+            variant,
+            wants_commit: sealed,
+            fen,
+            sealed: sealed.then(|| driver::side_of(seat)),
         };
-        let name = self.spec.name.clone();
-        let deadline = later(Instant::now(), START_TIMEOUT);
-        self.wait(wire, deadline, "isready/ping", |m| match m {
-            Meaning::ReadyOk if expected.is_none() => Some(Ok(())),
-            Meaning::Pong(n) if expected.as_ref() == Some(&n) => Some(Ok(())),
-            Meaning::Move(m) | Meaning::Commit(m) => {
-                Some(Err(format!("{name} moved out of turn ({})", shown(&m))))
-            }
-            _ => None,
-        })?
+        e.start(&mut wire.inbox, &game).map_err(|f| f.why)?;
+        Ok(Engine {
+            seat: e,
+            asked: None,
+        })
     }
 
-    /// Asks for a move. `position` is the UCI `position` command of the game so far; `sealed`
-    /// says this is the engine's half of a sealed turn; `times` are both clocks (ms) when the
-    /// seat has a clock.
+    /// The configuration.
+    pub fn spec(&self) -> &Spec {
+        self.seat.spec()
+    }
+
+    /// When the pending request went out, if the engine is asked.
+    pub fn asked(&self) -> Option<Instant> {
+        self.asked
+    }
+
+    /// Asks for a move: the game from `fen` (the start position when `None`) through `turns`;
+    /// `sealed` says this is the engine's half of a sealed turn; `times` are both clocks'
+    /// time left and increments when the seat has a clock.
     ///
     /// # Errors
     /// The engine fails its sync.
     pub fn request(
         &mut self,
         wire: &mut Wire,
-        position: &str,
+        fen: Option<&str>,
+        turns: &[Turn],
         sealed: bool,
-        times: Option<([u128; 2], [u128; 2])>,
+        times: Option<([Duration; 2], [Duration; 2])>,
     ) -> Result<Instant, String> {
-        self.garbage = 0;
-        let l = self.spec.limits;
-        match self.spec.dialect {
-            Dialect::Uci => {
-                self.send(position);
-                self.sync(wire)?;
-                let mut go = String::from("go");
-                if sealed {
-                    go.push_str(if self.seat == 0 {
-                        " sealed w"
-                    } else {
-                        " sealed b"
-                    });
-                }
-                if let Some((left, inc)) = times {
-                    go.push_str(&format!(
-                        " wtime {} btime {} winc {} binc {}",
-                        left[0], left[1], inc[0], inc[1]
-                    ));
-                }
-                if let Some(t) = l.movetime {
-                    go.push_str(&format!(" movetime {}", t.as_millis()));
-                }
-                if let Some(d) = l.depth {
-                    go.push_str(&format!(" depth {d}"));
-                }
-                if let Some(n) = l.nodes {
-                    go.push_str(&format!(" nodes {n}"));
-                }
-                self.send(&go);
-            }
-            Dialect::Cecp => {
-                self.sync(wire)?;
-                if let Some((left, _)) = times {
-                    let me = self.seat;
-                    self.send(&format!("time {}", left[me] / 10));
-                    self.send(&format!("otim {}", left[1 - me] / 10));
-                }
-                self.send("go");
-            }
-        }
-        Ok(Instant::now())
+        let ask = Ask {
+            fen,
+            turns,
+            sealed: sealed.then(|| driver::side_of(self.seat.seat())),
+            clocks: times.map(|(left, inc)| Clocks {
+                left,
+                inc,
+                moves_to_go: None,
+            }),
+        };
+        let at = self
+            .seat
+            .request(&mut wire.inbox, &ask)
+            .map_err(|f| f.why)?;
+        self.asked = Some(at);
+        Ok(at)
     }
 
-    /// After its move in an alternating game: CECP goes back to force mode.
+    /// After its move in an alternating game.
     pub fn moved(&mut self) {
-        if self.spec.dialect == Dialect::Cecp {
-            self.send("force");
-        }
+        self.seat.moved();
     }
 
-    /// Tells the engine the opponent's alternating move (CECP keeps its own board).
-    pub fn inform(&mut self, mv: &str) {
-        if self.spec.dialect == Dialect::Cecp {
-            let line = if self.usermove {
-                format!("usermove {mv}")
-            } else {
-                mv.to_string()
-            };
-            self.send(&line);
-        }
+    /// Tells the engine the opponent's alternating move.
+    pub fn inform(&mut self, mv: &WireMove) {
+        self.seat.inform(mv);
     }
 
-    /// Sets the engine's board to `fen` (CECP; after an undo). UCI gets the position with
-    /// every request.
+    /// Sets the engine's board to `fen` (after an undo).
     pub fn set_board(&mut self, fen: &str) {
-        if self.spec.dialect == Dialect::Cecp {
-            self.send("force");
-            self.send(&format!("setboard {fen}"));
-        }
+        self.seat.set_board(fen);
     }
 
-    /// Tells a CECP engine the revealed pair of a sealed turn.
-    pub fn reveal(&mut self, w: &str, b: &str) {
-        if self.spec.dialect == Dialect::Cecp {
-            self.send("force");
-            self.send(&format!("reveal {w} {b}"));
-        }
+    /// Tells the engine the revealed pair of a sealed turn.
+    pub fn reveal(&mut self, w: &WireMove, b: &WireMove) {
+        self.seat.revealed(w, b);
     }
 
     /// Passes a committing engine the opponent's move, or its commitment.
     pub fn opponent(&mut self, other: &str) {
-        self.send(&format!("opponent {other}"));
+        self.seat.opponent(other);
     }
 
     /// Stops the thinking of an engine whose game is paused or abandoned: it quits.
     pub fn quit(mut self) {
-        let quit = match self.spec.dialect {
-            Dialect::Uci => "quit",
-            Dialect::Cecp => "quit",
-        };
-        self.process.stop(quit, Duration::from_millis(300));
+        self.seat.quit(Duration::from_millis(300));
     }
 
-    /// Reads what the engine said before `until` while asked to move. A line of the other
-    /// seat is read too (`watch`): a move out of turn or a claim forfeits that seat.
-    ///
-    /// # Errors
-    /// `(seat, reason)` of a forfeit.
-    pub fn listen(&mut self, wire: &mut Wire, until: Instant) -> Result<Heard, String> {
-        let Some(event) = wire.next(Some(self.seat), until) else {
-            if self.process.exit_status().is_some() {
-                return Err(self.crashed("while thinking"));
+    /// Judges one event of this engine while it is asked to move.
+    fn hear(&mut self, event: Event) -> Result<Heard, String> {
+        let heard = self.seat.hear(event).map_err(|f| f.why)?;
+        Ok(match heard {
+            driver::Heard::Line(line) => {
+                thinking(self.spec().dialect, &line).map_or(Heard::Nothing, Heard::Thinking)
             }
-            return Ok(Heard::Nothing);
-        };
-        let name = self.spec.name.clone();
-        let line = match event.said {
-            Said::Closed => return Err(self.crashed("while thinking")),
-            Said::Overflow(why) => return Err(format!("{name} {why}")),
-            Said::Line(l) => l,
-        };
-        match meaning(self.spec.dialect, &line) {
-            Meaning::Move(m) => Ok(Heard::Move(m, event.at)),
-            Meaning::Commit(d) => Ok(Heard::Commit(d, event.at)),
-            Meaning::Claim(r, why) => Err(format!(
-                "{name} made a false claim: {r} {{{}}}",
-                shown(&why)
-            )),
-            Meaning::Resign => Err(format!("{name} resigned")),
-            Meaning::Refusal(r) => Err(format!(
-                "{name} refused a legal move: Illegal move{}",
-                shown(&r)
-            )),
-            Meaning::Unknown => {
-                self.garbage += 1;
-                if self.garbage > MAX_GARBAGE {
-                    return Err(format!("{name} printed garbage: {}", shown(&line)));
-                }
-                Ok(Heard::Nothing)
+            driver::Heard::Move(m, at) => {
+                self.asked = None;
+                Heard::Move(m, at)
             }
-            _ => Ok(thinking(self.spec.dialect, &line).map_or(Heard::Nothing, Heard::Thinking)),
-        }
+            driver::Heard::Commit(d, at) => {
+                self.asked = None;
+                Heard::Commit(d, at)
+            }
+        })
     }
 
     /// Waits for the opening of commitment `digest` and the move after it. The opening is
@@ -551,65 +277,52 @@ impl Engine {
         digest: &str,
     ) -> Result<Opened, (Option<Opened>, String)> {
         let deadline = later(Instant::now(), OPENING_TIMEOUT);
-        let (mv, nonce) = self
-            .wait(wire, deadline, "opening its commitment", |m| match m {
-                Meaning::Opening(mv, nonce) => Some((mv, nonce)),
-                _ => None,
-            })
-            .map_err(|e| (None, e))?;
-        let moved = self
-            .wait(wire, deadline, "its move after the opening", |m| match m {
-                Meaning::Move(mv) => Some(mv),
-                _ => None,
-            })
-            .map_err(|e| (Some((mv.clone(), nonce.clone())), e))?;
-        if !commit::verify(digest, &mv, &nonce) || moved != mv {
-            let why = format!(
-                "{} broke its commitment {digest} (opened {} {}, moved {})",
-                self.spec.name,
-                shown(&mv),
-                shown(&nonce),
-                shown(&moved)
-            );
-            return Err((Some((mv, nonce)), why));
-        }
-        Ok((mv, nonce))
+        self.seat
+            .opening(&mut wire.inbox, digest, deadline)
+            .map_err(|(opened, f)| (opened, f.why))
     }
 
-    /// Reads a line the engine sent while it was not asked anything: a move, a commitment or a
-    /// claim then forfeits.
+    /// Reads the lines the engine sent while it was not asked anything: a move, a commitment
+    /// or a claim then forfeits.
     ///
     /// # Errors
     /// The forfeit's reason.
     pub fn idle(&mut self, wire: &mut Wire) -> Result<(), String> {
-        let now = Instant::now();
-        while let Some(event) = wire.next(Some(self.seat), now) {
-            let name = self.spec.name.clone();
-            match event.said {
-                Said::Closed => return Err(self.crashed("while waiting for its turn")),
-                Said::Overflow(why) => return Err(format!("{name} {why}")),
-                Said::Line(line) => match meaning(self.spec.dialect, &line) {
-                    Meaning::Move(m) | Meaning::Commit(m) => {
-                        return Err(format!("{name} moved out of turn ({})", shown(&m)));
-                    }
-                    Meaning::Claim(r, why) => {
-                        return Err(format!(
-                            "{name} made a false claim: {r} {{{}}}",
-                            shown(&why)
-                        ));
-                    }
-                    Meaning::Resign => return Err(format!("{name} resigned")),
-                    _ => {}
-                },
-            }
-        }
-        Ok(())
+        self.seat.idle(&mut wire.inbox).map_err(|f| f.why)
     }
 }
 
-fn trimmed(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+/// Reads what the asked engines among `engines` said before `until`, both at once: the first
+/// event of either is judged. Returns the seat and what it said.
+///
+/// # Errors
+/// `(seat, reason)` of a forfeit.
+pub fn listen(
+    engines: &mut [Option<Engine>; 2],
+    wire: &mut Wire,
+    until: Instant,
+) -> Result<(usize, Heard), (usize, String)> {
+    let asked: Vec<usize> = (0..2)
+        .filter(|&i| engines[i].as_ref().is_some_and(|e| e.asked.is_some()))
+        .collect();
+    let event = match asked[..] {
+        [i] => wire.inbox.next_from(i, until),
+        [_, _] => wire.inbox.next_any(until),
+        _ => return Ok((0, Heard::Nothing)),
+    };
+    let Some(event) = event else {
+        for &i in &asked {
+            if let Some(e) = engines[i].as_mut() {
+                e.seat.silent().map_err(|f| (i, f.why))?;
+            }
+        }
+        return Ok((asked[0], Heard::Nothing));
+    };
+    let i = event.seat;
+    match engines[i].as_mut() {
+        Some(e) => e.hear(event).map(|h| (i, h)).map_err(|why| (i, why)),
+        None => Ok((i, Heard::Nothing)),
+    }
 }
 
 /// A thinking line: UCI `info … depth D … score cp S … pv …`, CECP `D S T N PV`.

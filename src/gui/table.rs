@@ -16,7 +16,6 @@ use crate::game::Outcome;
 use crate::notation::{Turn, WireMove};
 use crate::referee::later;
 use crate::referee::pgn::{self, PgnGame};
-use crate::referee::seat::Dialect;
 use crate::variant::{Side, Variant};
 
 /// Longest FEN the page may send.
@@ -354,21 +353,6 @@ impl Table {
     }
 
     /// The UCI `position` command of the game so far.
-    fn position_command(&self) -> String {
-        let mut s = match &self.setup.fen {
-            Some(fen) => format!("position fen {fen}"),
-            None => "position startpos".to_string(),
-        };
-        if !self.records.is_empty() {
-            s.push_str(" moves");
-            for r in &self.records {
-                s.push(' ');
-                s.push_str(&r.turn.to_string());
-            }
-        }
-        s
-    }
-
     /// The PGN of the game, in the form `quill match` writes (`*` while it is unfinished).
     pub fn pgn(&self) -> String {
         let turns: Vec<Turn> = self.records.iter().map(|r| r.turn.clone()).collect();
@@ -710,7 +694,7 @@ impl Table {
         });
         self.asked = Some(Instant::now());
         if let Some(e) = self.engines[1 - i].as_mut() {
-            e.inform(&mv.to_string());
+            e.inform(mv);
         }
         self.check_end();
     }
@@ -832,14 +816,14 @@ impl Table {
         let fen = (self.setup.fen.is_some() || !self.records.is_empty()).then(|| self.pos.fen());
         let fen = if self.pos.sealed() { None } else { fen };
         let mut e = Engine::start(&spec, i, &mut self.wire, self.setup.variant, fen.as_deref())?;
-        if self.pos.sealed() && spec.dialect == Dialect::Cecp {
-            // A sealed CECP engine learns the game so far turn by turn.
+        if self.pos.sealed() {
+            // A sealed engine that keeps its own board learns the game so far turn by turn.
             if let Some(f) = &self.setup.fen {
                 e.set_board(f);
             }
             for r in &self.records {
                 if let Turn::Joint(w, b) = &r.turn {
-                    e.reveal(&w.to_string(), &b.to_string());
+                    e.reveal(w, b);
                 }
             }
         }
@@ -847,58 +831,48 @@ impl Table {
         Ok(())
     }
 
-    fn times(&self, i: usize) -> Option<([u128; 2], [u128; 2])> {
+    fn times(&self, i: usize) -> Option<([Duration; 2], [Duration; 2])> {
         self.clocks[i].left?;
-        let left = self.clocks.map(|c| c.left.map_or(0, |d| d.as_millis()));
-        let inc = self.clocks.map(|c| c.inc.as_millis());
+        let left = self.clocks.map(|c| c.left.unwrap_or_default());
+        let inc = self.clocks.map(|c| c.inc);
         Some((left, inc))
     }
 
-    /// Asks engine `i` for its move and waits for it, watching the page's commands; returns
-    /// the move or commitment as heard.
+    /// Asks the engines at `seats` for their moves (those not asked yet: in a sealed turn both
+    /// think at once) and waits for the first answer, watching the page's commands; returns
+    /// the seat and its move or commitment as heard, with the time it took.
     fn ask(
         &mut self,
-        i: usize,
+        seats: &[usize],
         sealed: bool,
         commands: &Receiver<Request>,
-    ) -> Result<Option<(Heard, Duration)>, Flow> {
-        if let Err(why) = self.ensure_engine(i) {
-            self.forfeit(i, why, "rules infraction");
-            self.publish();
-            return Err(Flow::Go);
+    ) -> Result<(usize, Heard, Duration), Flow> {
+        for &i in seats {
+            self.request(i, sealed)?;
         }
-        let position = self.position_command();
-        let times = self.times(i);
-        let allowance = self.clocks[i].allowance(self.config.move_timeout);
-        let e = self.engines[i].as_mut().expect("started");
-        let asked = match e.request(&mut self.wire, &position, sealed, times) {
-            Ok(a) => a,
-            Err(why) => {
-                self.forfeit(i, why, "rules infraction");
-                self.publish();
-                return Err(Flow::Go);
-            }
-        };
-        self.asked = Some(asked);
-        self.thinking[i].clear();
-        self.hidden[i].clear();
-        self.publish();
-        let deadline = later(asked, allowance);
         let mut last_publish = Instant::now();
         loop {
-            let until = later(Instant::now(), SLICE).min(deadline);
-            let e = self.engines[i].as_mut().expect("started");
-            match e.listen(&mut self.wire, until) {
-                Err(why) => {
-                    self.forfeit(i, why, "rules infraction");
-                    self.publish();
-                    return Err(Flow::Go);
-                }
-                Ok(Heard::Thinking(t)) => {
+            let deadlines: Vec<(usize, Instant, Instant)> = seats
+                .iter()
+                .filter_map(|&i| {
+                    let asked = self.engines[i].as_ref()?.asked()?;
+                    let allowance = self.clocks[i].allowance(self.config.move_timeout);
+                    Some((i, asked, later(asked, allowance)))
+                })
+                .collect();
+            let first = deadlines
+                .iter()
+                .map(|d| d.2)
+                .min()
+                .unwrap_or_else(Instant::now);
+            let until = later(Instant::now(), SLICE).min(first);
+            match seats::listen(&mut self.engines, &mut self.wire, until) {
+                Err((j, why)) => return Err(self.forfeited(j, why, "rules infraction")),
+                Ok((j, Heard::Thinking(t))) => {
                     let list = if sealed {
-                        &mut self.hidden[i]
+                        &mut self.hidden[j]
                     } else {
-                        &mut self.thinking[i]
+                        &mut self.thinking[j]
                     };
                     list.push(t);
                     if list.len() > MAX_THINKING {
@@ -909,52 +883,87 @@ impl Table {
                         self.publish();
                     }
                 }
-                Ok(h @ (Heard::Move(..) | Heard::Commit(..))) => {
-                    let at = match &h {
-                        Heard::Move(_, at) | Heard::Commit(_, at) => *at,
-                        _ => unreachable!(),
-                    };
-                    return Ok(Some((h, at.saturating_duration_since(asked))));
+                Ok((j, h @ (Heard::Move(_, at) | Heard::Commit(_, at)))) => {
+                    let asked = deadlines.iter().find(|d| d.0 == j).map_or(at, |d| d.1);
+                    return Ok((j, h, at.saturating_duration_since(asked)));
                 }
-                Ok(Heard::Nothing) => {}
+                Ok((_, Heard::Nothing)) => {}
             }
-            if Instant::now() >= deadline {
+            if let Some(&(j, _, _)) = deadlines.iter().find(|d| Instant::now() >= d.2) {
+                let allowance = self.clocks[j].allowance(self.config.move_timeout);
                 let why = format!(
                     "{} did not move within {:.1} s",
-                    self.name(i),
+                    self.name(j),
                     allowance.as_secs_f64()
                 );
-                self.forfeit(i, why, "time forfeit");
-                self.publish();
-                return Err(Flow::Go);
+                return Err(self.forfeited(j, why, "time forfeit"));
             }
             // The other engine must stay quiet.
-            if let Some(o) = self.engines[1 - i].as_mut()
+            if let [i] = seats
+                && let Some(o) = self.engines[1 - i].as_mut()
                 && !sealed
                 && let Err(why) = o.idle(&mut self.wire)
             {
-                self.forfeit(1 - i, why, "rules infraction");
-                self.publish();
-                return Err(Flow::Go);
+                return Err(self.forfeited(1 - i, why, "rules infraction"));
             }
             match self.wait_commands(commands, Duration::ZERO) {
                 Flow::Go => {}
                 f => {
-                    // The game changed under the engine: it is replaced at the next request.
-                    if let Some(e) = self.engines[i].take() {
-                        e.quit();
+                    // The game changed under the engines: they are replaced at the next request.
+                    for &i in seats {
+                        if let Some(e) = self.engines[i].take() {
+                            e.quit();
+                        }
+                        self.wire.drain(i);
                     }
-                    self.wire.drain(i);
                     return Err(f);
                 }
             }
         }
     }
 
+    /// Asks engine `i` for its move, unless it is asked already (it is started first).
+    fn request(&mut self, i: usize, sealed: bool) -> Result<(), Flow> {
+        if let Err(why) = self.ensure_engine(i) {
+            return Err(self.forfeited(i, why, "rules infraction"));
+        }
+        if self.engines[i]
+            .as_ref()
+            .is_some_and(|e| e.asked().is_some())
+        {
+            return Ok(());
+        }
+        let turns: Vec<Turn> = self.records.iter().map(|r| r.turn.clone()).collect();
+        let times = self.times(i);
+        let Some(e) = self.engines[i].as_mut() else {
+            return Ok(());
+        };
+        match e.request(
+            &mut self.wire,
+            self.setup.fen.as_deref(),
+            &turns,
+            sealed,
+            times,
+        ) {
+            Ok(asked) => self.asked = Some(asked),
+            Err(why) => return Err(self.forfeited(i, why, "rules infraction")),
+        }
+        self.thinking[i].clear();
+        self.hidden[i].clear();
+        self.publish();
+        Ok(())
+    }
+
+    /// Seat `i` forfeits, and the page is told.
+    fn forfeited(&mut self, i: usize, why: String, termination: &'static str) -> Flow {
+        self.forfeit(i, why, termination);
+        self.publish();
+        Flow::Go
+    }
+
     fn engine_move(&mut self, i: usize, commands: &Receiver<Request>) -> Flow {
-        let (heard, used) = match self.ask(i, false, commands) {
-            Ok(Some(h)) => h,
-            Ok(None) => return Flow::Go,
+        let (_, heard, used) = match self.ask(&[i], false, commands) {
+            Ok(h) => h,
             Err(f) => return f,
         };
         if let Some(e) = self.engines[i].as_mut() {
@@ -999,32 +1008,34 @@ impl Table {
     }
 
     fn sealed_step(&mut self, commands: &Receiver<Request>) -> Flow {
-        // 1. Every engine that has not answered is asked; both think at once is not needed for
-        //    a host: they are asked one after the other, neither told the other's choice.
-        for i in 0..2 {
-            if matches!(self.setup.seats[i], Who::Engine(_))
-                && matches!(self.halves[i], Half::Waiting)
-            {
-                let (heard, used) = match self.ask(i, true, commands) {
-                    Ok(Some(h)) => h,
-                    Ok(None) => return Flow::Go,
-                    Err(f) => return f,
-                };
-                if !self.clocks[i].charge(used, MARGIN) {
-                    let why = format!("{} lost on time", self.name(i));
-                    self.forfeit(i, why, "time forfeit");
-                    self.publish();
-                    return Flow::Go;
-                }
-                self.halves[i] = match heard {
-                    Heard::Move(m, _) => Half::Plain(m),
-                    Heard::Commit(d, _) => Half::Committed(d),
-                    _ => Half::Waiting,
-                };
-                self.asked = None;
-                self.publish();
-                return Flow::Go;
+        // 1. Every engine that has not answered is asked, both at once, neither told the
+        //    other's choice; each answer is kept as it comes.
+        let waiting: Vec<usize> = (0..2)
+            .filter(|&i| {
+                matches!(self.setup.seats[i], Who::Engine(_))
+                    && matches!(self.halves[i], Half::Waiting)
+            })
+            .collect();
+        if !waiting.is_empty() {
+            let (i, heard, used) = match self.ask(&waiting, true, commands) {
+                Ok(h) => h,
+                Err(f) => return f,
+            };
+            if !self.clocks[i].charge(used, MARGIN) {
+                let why = format!("{} lost on time", self.name(i));
+                return self.forfeited(i, why, "time forfeit");
             }
+            self.halves[i] = match heard {
+                Heard::Move(m, _) => Half::Plain(m),
+                Heard::Commit(d, _) => Half::Committed(d),
+                Heard::Nothing | Heard::Thinking(_) => Half::Waiting,
+            };
+            if self.engines.iter().flatten().all(|e| e.asked().is_none()) {
+                // A person's clock runs from when the engines are in.
+                self.asked = None;
+            }
+            self.publish();
+            return Flow::Go;
         }
         if self.halves.iter().any(|h| matches!(h, Half::Waiting)) {
             // People still to seal: `step` waits for them.
@@ -1149,7 +1160,7 @@ impl Table {
             comment,
         });
         for e in self.engines.iter_mut().flatten() {
-            e.reveal(&wm.to_string(), &bm.to_string());
+            e.reveal(&wm, &bm);
         }
         self.halves = [Half::Waiting, Half::Waiting];
         self.asked = None;

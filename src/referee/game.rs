@@ -4,36 +4,33 @@
 //! crash, a silence past the clock, a false claim or a move out of turn forfeits the game.
 
 use std::fs::File;
-use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::commit;
 use crate::game::{Game, Outcome};
 use crate::notation::{Turn, WireMove, parse_move};
-use crate::protocol::cecp::{CecpCommand, Seconds};
-use crate::protocol::uci::{GoParams, PositionStart, UciCommand};
 use crate::variant::{Side, Variant};
 
-use super::engine::{MAX_LINE, Meaning, Process, Said, meaning};
+use super::driver::{Ask, Clocks, EngineSeat, Forfeit, Heard, NewGame, Opened, forfeit, side_of};
 use super::human::{self, Typed};
 use super::inbox::{Dialogue, Inbox};
 use super::later;
 use super::results::{GameRecord, GameResult};
-use super::seat::{Dialect, EngineSpec, Limits, Seat};
+use super::seat::{Limits, Seat};
 
 mod clock;
 mod finish;
 mod human_turn;
 mod player;
 mod sealed;
+mod setup;
 mod terminal;
 mod turn;
 
 use clock::Clock;
-use player::{EnginePlayer, Player};
+use human_turn::Entered;
+pub use player::probe;
+use player::{Answer, HumanSeat, Player};
+pub use setup::{Adjudication, GameReport, GameSetup, Opening};
 pub use terminal::Terminal;
 
 /// Longest piece of an engine's text quoted in a reason (the results file, the PGN).
@@ -55,87 +52,6 @@ pub fn shown(text: &str) -> String {
 /// Lines typed ahead by a person that wait for the referee; the reader blocks beyond.
 pub const TYPED_AHEAD: usize = 64;
 
-/// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
-const START_TIMEOUT: Duration = Duration::from_secs(10);
-/// Most unrecognised lines an engine may print while thinking before it forfeits for garbage.
-const MAX_GARBAGE: usize = 100;
-
-/// When the referee ends a game that the rules have not ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    /// After this many turns the game is drawn.
-    pub max_turns: u32,
-    /// A position (counters aside) seen this many times draws; 0: never.
-    pub repetitions: u32,
-    /// `(cp, n)`: a player whose own score is at most `-cp` for `n` of its moves in a row loses.
-    pub resign: Option<(i32, u32)>,
-    /// `(after, cp, n)`: from turn `after`, when both players' scores stay within `cp` of 0 for
-    /// `n` turns in a row, the game is drawn.
-    pub draw: Option<(u32, i32, u32)>,
-}
-
-/// What a game starts from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    /// Its id in the results file (`-` for the start position).
-    pub id: String,
-    /// The start FEN, or `None` for the variant's start position.
-    pub fen: Option<String>,
-}
-
-/// Everything one game needs besides its seats.
-#[derive(Clone, Debug)]
-pub struct GameSetup {
-    /// The variant.
-    pub variant: Variant,
-    /// The game's index in the match.
-    pub index: u32,
-    /// Its pair (the two games of a pair share the opening).
-    pub pair: u32,
-    /// The opening.
-    pub opening: Opening,
-    /// Adjudication rules.
-    pub adjudication: Adjudication,
-    /// How far past its clock an engine may answer before it forfeits.
-    pub margin: Duration,
-    /// How long an engine with no clock and no time per move (depth or node limits) may think.
-    pub move_timeout: Duration,
-    /// Where to write the dialogue (`> ` sent, `< ` received, per seat), if anywhere.
-    pub log: Option<PathBuf>,
-    /// The PGN `Event` tag.
-    pub event: String,
-}
-
-/// A finished game: its results-file record and its PGN.
-#[derive(Clone, Debug)]
-pub struct GameReport {
-    /// The record.
-    pub record: GameRecord,
-    /// The game in PGN.
-    pub pgn: String,
-}
-/// Why a seat lost the game outright.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Forfeit {
-    seat: usize,
-    why: String,
-    termination: &'static str,
-}
-
-fn forfeit(seat: usize, why: impl Into<String>) -> Forfeit {
-    Forfeit {
-        seat,
-        why: why.into(),
-        termination: "rules infraction",
-    }
-}
-
-/// A duration as CECP writes it, rounded to the millisecond.
-fn seconds(d: Duration) -> Seconds {
-    let millis = d.as_micros().saturating_add(500) / 1000;
-    Seconds::from_millis(u64::try_from(millis).unwrap_or(u64::MAX))
-}
-
 /// The state of a game being played.
 struct Table {
     setup: GameSetup,
@@ -143,7 +59,7 @@ struct Table {
     turns: Vec<Turn>,
     comments: Vec<Option<String>>,
     clocks: [Clock; 2],
-    players: Vec<Player>,
+    players: [Player; 2],
     inbox: Inbox,
     names: [String; 2],
     /// Consecutive moves of each seat with a losing score (resign adjudication).
@@ -170,17 +86,7 @@ fn repetition_key(game: &Game) -> String {
 
 /// Plays one game between `seats[0]` (White) and `seats[1]` (Black).
 pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -> GameReport {
-    let log = setup
-        .log
-        .as_ref()
-        .and_then(|p| File::create(p).ok())
-        .map_or_else(Dialogue::default, Dialogue::new);
-    let dialects = seats.map(|s| match s {
-        Seat::Engine(e) => Some(e.dialect),
-        Seat::Human { .. } => None,
-    });
-    let (inbox, tx) = Inbox::new(dialects, log.clone());
-    let names = [seats[0].name().to_string(), seats[1].name().to_string()];
+    let names = seats.map(|s| s.name().to_string());
     let game = match &setup.opening.fen {
         Some(fen) => Game::from_fen(setup.variant, fen),
         None => Ok(Game::start(setup.variant)),
@@ -189,55 +95,26 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
         Ok(g) => g,
         Err(e) => {
             // A bad opening is the match's fault: record a draw that says so.
-            let record = record(
-                setup,
-                &names,
-                GameResult::Draw,
-                0,
-                format!("bad opening: {e}"),
-            );
+            let why = format!("bad opening: {e}");
+            let record = record(setup, &names, GameResult::Draw, 0, why);
             return GameReport {
                 pgn: String::new(),
                 record,
             };
         }
     };
-    let mut players = Vec::new();
-    let mut failed: Option<Forfeit> = None;
-    for (i, seat) in seats.iter().enumerate() {
-        match seat {
-            Seat::Engine(spec) => match Process::spawn(spec, i, tx.clone()) {
-                Ok(process) => players.push(Player::Engine(Box::new(EnginePlayer::new(
-                    spec,
-                    i,
-                    process,
-                    log.clone(),
-                )))),
-                Err(e) => {
-                    failed.get_or_insert(forfeit(i, format!("{} could not start: {e}", spec.name)));
-                    players.push(Player::Human(String::new(), Terminal::none()));
-                }
-            },
-            Seat::Human { name } => match terminal {
-                Some(t) => players.push(Player::Human(name.clone(), t.clone())),
-                None => {
-                    failed.get_or_insert(forfeit(i, "no terminal for a human seat"));
-                    players.push(Player::Human(name.clone(), Terminal::none()));
-                }
-            },
-        }
-    }
-    drop(tx);
-    let human_present = players.iter().any(|p| matches!(p, Player::Human(..)));
+    let log = setup
+        .log
+        .as_ref()
+        .and_then(|p| File::create(p).ok())
+        .map_or_else(Dialogue::default, Dialogue::new);
+    let (players, inbox, failed) = seat_players(seats, terminal, &log);
     let mut table = Table {
         setup: setup.clone(),
         game,
         turns: Vec::new(),
         comments: Vec::new(),
-        clocks: [
-            Clock::new(seat_limits(seats[0])),
-            Clock::new(seat_limits(seats[1])),
-        ],
+        clocks: seats.map(|s| Clock::new(seat_limits(s))),
         players,
         inbox,
         names,
@@ -250,50 +127,47 @@ pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -
     let ended = match failed {
         Some(f) => Err(Stop::Forfeit(f)),
         None => table
-            .start_all(human_present)
+            .start_all()
             .map_err(Stop::Forfeit)
             .and_then(|()| table.run()),
     };
     table.finish(ended)
 }
 
-/// Starts the engine of seat `i` as a game would (the handshake, its options, the variant) and
-/// stops it: a match probes every engine seat before its first game, so that a command that does
-/// not run or an option the engine refuses stops the match instead of forfeiting every game.
-/// A seat that starts but misbehaves (silence, floods) is only warned about: that is the
-/// engine's conduct, which the games record as forfeits.
-///
-/// # Errors
-/// Why the seat cannot play (it could not be started, it exited during the handshake, or it
-/// refused an option), in the words a game would record.
-pub fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String> {
-    let Seat::Engine(spec) = seats[i] else {
-        return Ok(());
+/// The players of the seats, with the inbox their engines' lines go to, and the first seat
+/// that could not sit (an engine that did not start, a person without a terminal).
+fn seat_players(
+    seats: [&Seat; 2],
+    terminal: Option<&Terminal>,
+    log: &Dialogue,
+) -> ([Player; 2], Inbox, Option<Forfeit>) {
+    let dialects = seats.map(|s| match s {
+        Seat::Engine(e) => Some(e.dialect),
+        Seat::Human { .. } => None,
+    });
+    let (inbox, tx) = Inbox::new(dialects, log.clone());
+    let mut failed: Option<Forfeit> = None;
+    let mut seat = |i: usize| match seats[i] {
+        Seat::Engine(spec) => match EngineSeat::spawn(spec, i, tx.clone(), log.clone()) {
+            Ok(e) => Player::Engine(Box::new(e)),
+            Err(f) => {
+                failed.get_or_insert(f);
+                Player::Human(HumanSeat {
+                    name: String::new(),
+                    terminal: Terminal::none(),
+                })
+            }
+        },
+        Seat::Human { name } => Player::Human(HumanSeat {
+            name: name.clone(),
+            terminal: terminal.cloned().unwrap_or_else(|| {
+                failed.get_or_insert(forfeit(i, "no terminal for a human seat"));
+                Terminal::none()
+            }),
+        }),
     };
-    let mut dialects = [None, None];
-    dialects[i] = Some(spec.dialect);
-    let (mut inbox, tx) = Inbox::new(dialects, Dialogue::default());
-    let process =
-        Process::spawn(spec, i, tx).map_err(|e| format!("{} could not start: {e}", spec.name))?;
-    let mut e = EnginePlayer::new(spec, i, process, Dialogue::default());
-    let human = seats.iter().any(|s| matches!(s, Seat::Human { .. }));
-    let started = e.start(&mut inbox, variant, variant.is_sealed() && human);
-    let exited = e.process.exit_status().map(|s| s.code());
-    e.process.stop("quit", Duration::from_millis(500));
-    match started {
-        Ok(()) => Ok(()),
-        Err(f) if f.why.contains(" refused an option") => Err(f.why),
-        Err(f) if exited == Some(Some(127)) => Err(format!(
-            "{} (exit status 127: the shell found no such command: {})",
-            f.why, spec.cmd
-        )),
-        // It ended its output or exited by itself (not a flood the referee cut short).
-        Err(f) if f.why.contains(" exited (") || f.why.contains(" closed its output") => Err(f.why),
-        Err(f) => {
-            log::warn!("{}: {} (the games will tell)", spec.name, f.why);
-            Ok(())
-        }
-    }
+    let players = [seat(0), seat(1)];
+    (players, inbox, failed)
 }
 
 fn seat_limits(seat: &Seat) -> Limits {
@@ -335,23 +209,20 @@ impl From<Forfeit> for Stop {
 }
 
 impl Table {
-    fn start_all(&mut self, human_present: bool) -> Result<(), Forfeit> {
+    /// Starts both engines: the handshake, the options, the game's position and side.
+    fn start_all(&mut self) -> Result<(), Forfeit> {
         let variant = self.setup.variant;
-        let fen = self.setup.opening.fen.clone();
         let sealed = variant.is_sealed();
-        for i in 0..2 {
-            let Player::Engine(e) = &mut self.players[i] else {
-                continue;
-            };
-            e.start(&mut self.inbox, variant, sealed && human_present)?;
-            if e.spec.dialect == Dialect::Cecp {
-                if let Some(fen) = &fen {
-                    e.cecp(CecpCommand::SetBoard(fen.clone()));
-                }
-                if sealed {
-                    let side = if i == 0 { Side::White } else { Side::Black };
-                    e.cecp(CecpCommand::Sealed(side));
-                }
+        let human_present = self.players.iter().any(|p| matches!(p, Player::Human(_)));
+        for (i, p) in self.players.iter_mut().enumerate() {
+            if let Some(e) = p.engine() {
+                let game = NewGame {
+                    variant,
+                    wants_commit: sealed && human_present,
+                    fen: self.setup.opening.fen.as_deref(),
+                    sealed: sealed.then(|| side_of(i)),
+                };
+                e.start(&mut self.inbox, &game)?;
             }
         }
         Ok(())
@@ -400,72 +271,6 @@ impl Table {
 mod tests {
     use super::human_turn::legal_text;
     use super::*;
-    use crate::referee::seat::Clock as Control;
-
-    fn limits(moves: u32, base_ms: u64, inc_ms: u64) -> Limits {
-        Limits {
-            clock: Some(Control {
-                moves,
-                base: Duration::from_millis(base_ms),
-                inc: Duration::from_millis(inc_ms),
-            }),
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn a_clock_charges_adds_the_increment_and_flags_past_the_margin() {
-        let margin = Duration::from_millis(50);
-        let mut c = Clock::new(limits(0, 1000, 100));
-        assert!(c.charge(Duration::from_millis(300), margin));
-        assert_eq!(c.left, Duration::from_millis(800));
-        // Inside the margin: taken, and the clock is left at 0 plus the increment.
-        assert!(c.charge(Duration::from_millis(840), margin));
-        assert_eq!(c.left, Duration::from_millis(100));
-        assert!(!c.charge(Duration::from_millis(151), margin));
-        assert_eq!(
-            c.allowance(margin, Duration::from_secs(60)),
-            Duration::from_millis(150)
-        );
-    }
-
-    #[test]
-    fn moves_per_session_refill_the_clock() {
-        let mut c = Clock::new(limits(2, 1000, 0));
-        assert_eq!(c.moves_to_go(), Some(2));
-        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
-        assert_eq!(c.moves_to_go(), Some(1));
-        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
-        // The second move ends the session: a new base is added.
-        assert_eq!(c.left, Duration::from_millis(1200));
-        assert_eq!(c.moves_to_go(), Some(2));
-    }
-
-    #[test]
-    fn allowance_without_a_clock() {
-        let margin = Duration::from_millis(50);
-        let st = Limits {
-            movetime: Some(Duration::from_millis(100)),
-            ..Limits::default()
-        };
-        assert_eq!(
-            Clock::new(st).allowance(margin, Duration::from_secs(9)),
-            Duration::from_millis(150)
-        );
-        let depth = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let mut c = Clock::new(depth);
-        assert_eq!(
-            c.allowance(margin, Duration::from_secs(9)),
-            Duration::from_secs(9)
-        );
-        assert!(
-            c.charge(Duration::from_secs(100), margin),
-            "no clock, no flag"
-        );
-    }
 
     #[test]
     fn repetition_keys_ignore_counters_but_not_penalties() {

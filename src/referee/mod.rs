@@ -22,6 +22,7 @@
 //! - this module: progress and [`run`].
 
 mod config;
+pub(crate) mod driver;
 pub mod ends;
 pub mod engine;
 mod files;

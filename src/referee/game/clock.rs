@@ -60,3 +60,74 @@ impl Clock {
             .map(|c| c.moves - self.moves % c.moves)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::seat::Clock as Control;
+
+    fn limits(moves: u32, base_ms: u64, inc_ms: u64) -> Limits {
+        Limits {
+            clock: Some(Control {
+                moves,
+                base: Duration::from_millis(base_ms),
+                inc: Duration::from_millis(inc_ms),
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_charges_adds_the_increment_and_flags_past_the_margin() {
+        let margin = Duration::from_millis(50);
+        let mut c = Clock::new(limits(0, 1000, 100));
+        assert!(c.charge(Duration::from_millis(300), margin));
+        assert_eq!(c.left, Duration::from_millis(800));
+        // Inside the margin: taken, and the clock is left at 0 plus the increment.
+        assert!(c.charge(Duration::from_millis(840), margin));
+        assert_eq!(c.left, Duration::from_millis(100));
+        assert!(!c.charge(Duration::from_millis(151), margin));
+        assert_eq!(
+            c.allowance(margin, Duration::from_secs(60)),
+            Duration::from_millis(150)
+        );
+    }
+
+    #[test]
+    fn moves_per_session_refill_the_clock() {
+        let mut c = Clock::new(limits(2, 1000, 0));
+        assert_eq!(c.moves_to_go(), Some(2));
+        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
+        assert_eq!(c.moves_to_go(), Some(1));
+        assert!(c.charge(Duration::from_millis(400), Duration::ZERO));
+        // The second move ends the session: a new base is added.
+        assert_eq!(c.left, Duration::from_millis(1200));
+        assert_eq!(c.moves_to_go(), Some(2));
+    }
+
+    #[test]
+    fn allowance_without_a_clock() {
+        let margin = Duration::from_millis(50);
+        let st = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            Clock::new(st).allowance(margin, Duration::from_secs(9)),
+            Duration::from_millis(150)
+        );
+        let depth = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut c = Clock::new(depth);
+        assert_eq!(
+            c.allowance(margin, Duration::from_secs(9)),
+            Duration::from_secs(9)
+        );
+        assert!(
+            c.charge(Duration::from_secs(100), margin),
+            "no clock, no flag"
+        );
+    }
+}

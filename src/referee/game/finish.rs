@@ -9,14 +9,7 @@ impl Table {
         if self.game.outcome().is_some() {
             return Ok(());
         }
-        let scores: Vec<Option<i32>> = self
-            .players
-            .iter()
-            .map(|p| match p {
-                Player::Engine(e) => e.score,
-                Player::Human(..) => None,
-            })
-            .collect();
+        let scores = self.players.each_ref().map(Player::score);
         let movers: Vec<usize> = match self.game.side_to_move() {
             // The side that just moved is the other one.
             Some(side) => vec![side.opponent().index()],
@@ -82,11 +75,8 @@ impl Table {
             ),
         };
         for p in &mut self.players {
-            if let Player::Engine(e) = p {
-                let quit = "quit";
-                e.log.line(e.seat, '>', quit);
-                e.process.stop(quit, Duration::from_millis(500));
-                e.log.flush();
+            if let Some(e) = p.engine() {
+                e.quit(Duration::from_millis(500));
             }
         }
         if self.players.iter().any(|p| matches!(p, Player::Human(..))) {

@@ -6,51 +6,48 @@ use super::*;
 impl Table {
     pub(super) fn tell_humans(&self, text: &str) {
         for p in &self.players {
-            if let Player::Human(_, t) = p {
-                t.say(text);
+            if let Player::Human(h) = p {
+                h.terminal.say(text);
             }
         }
     }
 
-    /// Asks the person at seat `i` for a move until a legal one is typed (or `undo`, where it
-    /// can be done). In a sealed game `commitment` holds the opponent's commitment, when it
+    /// Shows the person at seat `i` the board, the legend, the clocks and the FEN.
+    fn show_board(&self, i: usize, terminal: &Terminal) {
+        terminal.say(&human::board(&self.game, &self.marks));
+        terminal.say(&human::legend(self.setup.variant));
+        let mut status = format!(
+            "Turn {} · you are {:?} · your time {}",
+            self.turns.len() + 1,
+            side_of(i),
+            human::clock_text(self.human_time[i])
+        );
+        for line in self.game.status_lines() {
+            status.push_str(" · ");
+            status.push_str(&line.replace("Penalties: ", "penalties White/Black "));
+        }
+        terminal.say(&status);
+        terminal.say(&format!("FEN: {}", self.game.fen()));
+    }
+
+    /// Asks the person `h` at seat `i` for a move until a legal one is typed (or `undo`, where
+    /// it can be done). In a sealed game `commitment` holds the opponent's commitment, when it
     /// gave one.
     pub(super) fn human_move(
         &mut self,
         i: usize,
+        h: &HumanSeat,
         commitment: Option<Option<String>>,
-    ) -> Result<Typed, Forfeit> {
-        let Player::Human(name, terminal) = &self.players[i] else {
-            unreachable!("a human seat")
-        };
-        let (name, terminal) = (name.clone(), terminal.clone());
-        let side = if i == 0 { Side::White } else { Side::Black };
+    ) -> Result<Entered, Forfeit> {
+        let (name, terminal) = (&h.name, &h.terminal);
+        let side = side_of(i);
         let legal = self.game.legal_moves(side);
-        let variant = self.setup.variant;
-        let show_board = |t: &Table| {
-            terminal.say(&human::board(&t.game, &t.marks));
-            terminal.say(&human::legend(variant));
-            let mut status = format!(
-                "Turn {} · you are {side:?} · your time {}",
-                t.turns.len() + 1,
-                human::clock_text(t.human_time[i])
-            );
-            for line in t.game.status_lines() {
-                status.push_str(" · ");
-                status.push_str(&line.replace("Penalties: ", "penalties White/Black "));
-            }
-            terminal.say(&status);
-            terminal.say(&format!("FEN: {}", t.game.fen()));
-        };
-        show_board(self);
-        if let Some(shown) = commitment {
-            match shown {
-                Some(d) => terminal.say(&format!(
-                    "{} has sealed its move; commitment {d}",
-                    self.names[1 - i]
-                )),
-                None => terminal.say(&format!("{} has sealed its move", self.names[1 - i])),
-            }
+        self.show_board(i, terminal);
+        let other = &self.names[1 - i];
+        match commitment {
+            Some(Some(d)) => terminal.say(&format!("{other} has sealed its move; commitment {d}")),
+            Some(None) => terminal.say(&format!("{other} has sealed its move")),
+            None => {}
         }
         terminal.say(&legal_text(&legal));
         let asked = Instant::now();
@@ -65,39 +62,54 @@ impl Table {
                     termination: "abandoned",
                 });
             };
-            match human::read(&line) {
-                Typed::Nothing => {}
-                Typed::Help => terminal.say(&human::help(variant)),
-                Typed::Board => show_board(self),
-                Typed::Moves(prefix) => {
-                    terminal.say(&human::moves_text(&legal, &prefix, MAX_LISTED_MATCHING));
-                }
-                Typed::Resign => {
-                    break Err(Forfeit {
-                        seat: i,
-                        why: format!("{name} resigned"),
-                        termination: "normal",
-                    });
-                }
-                Typed::Draw => terminal.say(
-                    "engines in UCI and XBoard cannot accept a draw offer, so the game goes on; \
-                     --max-turns, --repetitions and --draw end drawn games",
-                ),
-                Typed::Undo => match self.undo_refusal() {
-                    None => break Ok(Typed::Undo),
-                    Some(why) => terminal.say(&format!("no undo: {why}")),
-                },
-                Typed::Move(mv) => match human::refusal(&self.game, side, &mv, &legal) {
-                    None => break Ok(Typed::Move(mv)),
-                    Some(why) => terminal.say(&format!("'{line}' is refused: {why}; try again")),
-                },
-                Typed::Unknown(text) => terminal.say(&format!(
-                    "'{text}' is neither a move nor a command ('help' lists them); try again"
-                )),
+            if let Some(done) = self.typed(i, h, &line, &legal) {
+                break done;
             }
         };
         self.human_time[i] = self.human_time[i].saturating_add(asked.elapsed());
         result
+    }
+
+    /// What a line typed by the person `h` at seat `i` does: `None` while the prompt goes on.
+    fn typed(
+        &self,
+        i: usize,
+        h: &HumanSeat,
+        line: &str,
+        legal: &[WireMove],
+    ) -> Option<Result<Entered, Forfeit>> {
+        let (terminal, variant, side) = (&h.terminal, self.setup.variant, side_of(i));
+        match human::read(line) {
+            Typed::Nothing => {}
+            Typed::Help => terminal.say(&human::help(variant)),
+            Typed::Board => self.show_board(i, terminal),
+            Typed::Moves(prefix) => {
+                terminal.say(&human::moves_text(legal, &prefix, MAX_LISTED_MATCHING));
+            }
+            Typed::Resign => {
+                return Some(Err(Forfeit {
+                    seat: i,
+                    why: format!("{} resigned", h.name),
+                    termination: "normal",
+                }));
+            }
+            Typed::Draw => terminal.say(
+                "engines in UCI and XBoard cannot accept a draw offer, so the game goes on; \
+                 --max-turns, --repetitions and --draw end drawn games",
+            ),
+            Typed::Undo => match self.undo_refusal() {
+                None => return Some(Ok(Entered::Undo)),
+                Some(why) => terminal.say(&format!("no undo: {why}")),
+            },
+            Typed::Move(mv) => match human::refusal(&self.game, side, &mv, legal) {
+                None => return Some(Ok(Entered::Move(mv))),
+                Some(why) => terminal.say(&format!("'{line}' is refused: {why}; try again")),
+            },
+            Typed::Unknown(text) => terminal.say(&format!(
+                "'{text}' is neither a move nor a command ('help' lists them); try again"
+            )),
+        }
+        None
     }
 
     /// Why the person to move cannot take back a move now, `None` when it can: only in an
@@ -134,14 +146,20 @@ impl Table {
         self.game = game;
         self.marks.clear();
         for p in &mut self.players {
-            if let Player::Engine(e) = p
-                && e.spec.dialect == Dialect::Cecp
-            {
-                e.send("remove");
+            if let Some(e) = p.engine() {
+                e.remove();
             }
         }
         self.tell_humans("took back your last move and the engine's reply");
     }
+}
+
+/// What a person entered at the prompt.
+pub(super) enum Entered {
+    /// A legal move.
+    Move(WireMove),
+    /// `undo`, where it can be done.
+    Undo,
 }
 
 /// Most moves `moves PREFIX` lists.

@@ -1,38 +1,152 @@
 //! The sealed turn: both seats are asked at once, commit to their moves, reveal them, and
 //! the referee checks each opening against its commitment before playing the turn.
 
-use super::turn::Answer;
 use super::*;
 
-/// Each seat's answer to the sealed request, as given (engines only).
-type Answers = [Option<Answer>; 2];
-/// Each seat's move as written, once known.
-type Written = [Option<String>; 2];
-/// Each committer's opening: its move and nonce.
-type Openings = [Option<(String, String)>; 2];
+/// A seat's part of a sealed turn once the engines have answered.
+enum Seal {
+    /// An engine's answer.
+    Engine(Answer),
+    /// A person, who answers after the engines.
+    Human(HumanSeat),
+}
+
+/// A seat's half of the turn before the openings.
+enum Half {
+    /// A move in plain.
+    Plain(String),
+    /// A commitment to a move (engines only).
+    Committed(String),
+}
+
+/// A checked opening and the commitment it opened.
+type Verified = (Opened, String);
+
+impl Half {
+    /// What the other committer is told: this move, or this commitment.
+    fn told(&self) -> &str {
+        match self {
+            Half::Plain(m) | Half::Committed(m) => m,
+        }
+    }
+}
 
 impl Table {
     pub(super) fn sealed_turn(&mut self) -> Result<(), Stop> {
-        let (answers, mut written) = self.engine_answers()?;
-        self.human_answers(&answers, &mut written)?;
-        let openings = self.open_commitments(&answers, &mut written)?;
-        let [Some(w), Some(b)] = written else {
-            unreachable!("both seats have answered")
-        };
+        let [w, b] = self.engine_answers()?;
+        let w = self.settle(0, w, seal_commitment(&b))?;
+        let b = self.settle(1, b, half_commitment(&w))?;
+        for (i, mine, other) in [(0, &w, &b), (1, &b, &w)] {
+            if let (Half::Committed(_), Some(e)) = (mine, self.players[i].engine()) {
+                e.opponent(other.told());
+            }
+        }
+        let (w, w_opened) = self.open(0, w)?;
+        let (b, b_opened) = self.open(1, b)?;
         let wm = self.parse(0, &w)?;
         let bm = self.parse(1, &b)?;
         let turn = Turn::Joint(wm.clone(), bm.clone());
         let before = self.game.clone();
         let penalties = self.play_joint(&turn, &w)?;
-        // Both halves of the turn are told, the person's own too: what happened to it (a
-        // collision, an escape) is read from the next board.
-        for (i, mv) in [&wm, &bm].into_iter().enumerate() {
+        self.tell_pair(&before, [&wm, &bm], [w_opened, b_opened]);
+        let comment = crate::rules::Penalty::comment(&penalties);
+        if let Some(c) = &comment {
+            self.tell_humans(c);
+        }
+        self.turns.push(turn);
+        self.comments.push(comment);
+        for p in &mut self.players {
+            if let Some(e) = p.engine() {
+                e.revealed(&wm, &bm);
+            }
+        }
+        Ok(())
+    }
+
+    /// Engines are asked first; both think at once, and each is charged its own time.
+    fn engine_answers(&mut self) -> Result<[Seal; 2], Forfeit> {
+        let mut asked = [Instant::now(); 2];
+        for (i, at) in asked.iter_mut().enumerate() {
+            if let Some(t) = self.request(i, true)? {
+                *at = t;
+            }
+        }
+        let seals = [self.seal(0, asked[0])?, self.seal(1, asked[1])?];
+        for (i, seal) in seals.iter().enumerate() {
+            if let Seal::Engine(Answer::Move(_, t) | Answer::Commit(_, t)) = seal {
+                self.charge(i, t.duration_since(asked[i]))?;
+            }
+        }
+        Ok(seals)
+    }
+
+    /// The answer of seat `i`, asked at `asked`: an engine's, or a person still to answer.
+    fn seal(&mut self, i: usize, asked: Instant) -> Result<Seal, Forfeit> {
+        let (allowance, deadline) = self.allowance(i, asked);
+        Ok(match &mut self.players[i] {
+            Player::Engine(e) => Seal::Engine(player::wait_answer(
+                e,
+                None,
+                &mut self.inbox,
+                deadline,
+                allowance,
+            )?),
+            Player::Human(h) => Seal::Human(h.clone()),
+        })
+    }
+
+    /// The half of seat `i`: an engine's answer, or a person's move, typed after the engines
+    /// have chosen (and seeing `commitment`, the other's, when it committed): never a move.
+    fn settle(
+        &mut self,
+        i: usize,
+        seal: Seal,
+        commitment: Option<String>,
+    ) -> Result<Half, Forfeit> {
+        match seal {
+            Seal::Engine(Answer::Move(m, _)) => Ok(Half::Plain(m)),
+            Seal::Engine(Answer::Commit(d, _)) => Ok(Half::Committed(d)),
+            Seal::Human(h) => loop {
+                // A sealed game refuses `undo` at the prompt, which asks again.
+                if let Entered::Move(mv) = self.human_move(i, &h, Some(commitment.clone()))? {
+                    break Ok(Half::Plain(mv.to_string()));
+                }
+            },
+        }
+    }
+
+    /// The move of seat `i`'s half: as written, or the opening of its commitment (with the
+    /// opening, to be shown).
+    fn open(&mut self, i: usize, half: Half) -> Result<(String, Option<Verified>), Forfeit> {
+        let deadline = later(
+            Instant::now(),
+            self.setup.margin.saturating_add(Duration::from_secs(5)),
+        );
+        match (half, &mut self.players[i]) {
+            (Half::Plain(m), _) => Ok((m, None)),
+            (Half::Committed(digest), Player::Engine(e)) => {
+                let opened = e
+                    .opening(&mut self.inbox, &digest, deadline)
+                    .map_err(|(_, f)| f)?;
+                Ok((opened.0.clone(), Some((opened, digest))))
+            }
+            (Half::Committed(d), Player::Human(h)) => Err(forfeit(
+                i,
+                format!("{} sent a commitment ({d}) it cannot open", h.name),
+            )),
+        }
+    }
+
+    /// Both halves of the turn are told, the person's own too: what happened to it (a
+    /// collision, an escape) is read from the next board.
+    fn tell_pair(&mut self, before: &Game, moves: [&WireMove; 2], openings: [Option<Verified>; 2]) {
+        for (i, mv) in moves.into_iter().enumerate() {
             let mut said = format!(
                 "{} played {mv} ({})",
                 self.names[i],
-                human::in_words(&before, mv)
+                human::in_words(before, mv)
             );
-            if let (Some((mv, nonce)), Some(Answer::Commit(d, _))) = (&openings[i], &answers[i]) {
+            if let Some(((mv, nonce), d)) = &openings[i] {
                 said.push_str(&format!(
                     "; its commitment is verified: SHA-256 of 'quill-sealed-v1:{mv}:{nonce}' \
                      is {d}"
@@ -40,99 +154,7 @@ impl Table {
             }
             self.tell_humans(&said);
         }
-        self.marks = [&wm, &bm].into_iter().flat_map(human::squares).collect();
-        let comment = crate::rules::Penalty::comment(&penalties);
-        if let Some(c) = &comment {
-            self.tell_humans(c);
-        }
-        self.turns.push(turn);
-        self.comments.push(comment);
-        for i in 0..2 {
-            if let Player::Engine(e) = &mut self.players[i]
-                && e.spec.dialect == Dialect::Cecp
-            {
-                e.send("force");
-                e.send(&format!("reveal {wm} {bm}"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Engines are asked first; both think at once, and each is charged its own time. Returns
-    /// their answers, and the moves of those that answered with a move.
-    fn engine_answers(&mut self) -> Result<(Answers, Written), Forfeit> {
-        let mut asked = [Instant::now(); 2];
-        let mut answers: Answers = [None, None];
-        for (i, at) in asked.iter_mut().enumerate() {
-            if matches!(self.players[i], Player::Engine(_)) {
-                *at = self.request(i)?;
-            }
-        }
-        for i in 0..2 {
-            if matches!(self.players[i], Player::Engine(_)) {
-                answers[i] = Some(self.answer(i, asked[i], false)?);
-            }
-        }
-        let mut written: Written = [None, None];
-        for i in 0..2 {
-            match &answers[i] {
-                Some(Answer::Move(m, at)) => {
-                    self.charge(i, at.duration_since(asked[i]))?;
-                    written[i] = Some(m.clone());
-                }
-                Some(Answer::Commit(_, at)) => self.charge(i, at.duration_since(asked[i]))?,
-                None => {}
-            }
-        }
-        Ok((answers, written))
-    }
-
-    /// A human answers after the engines have chosen (and, when they commit, after their
-    /// commitments are shown): they see commitments, never moves.
-    fn human_answers(&mut self, answers: &Answers, written: &mut Written) -> Result<(), Forfeit> {
-        for i in 0..2 {
-            if let Player::Human(..) = self.players[i] {
-                let shown = match &answers[1 - i] {
-                    Some(Answer::Commit(d, _)) => Some(d.clone()),
-                    _ => None,
-                };
-                written[i] = match self.human_move(i, Some(shown))? {
-                    Typed::Move(mv) => Some(mv.to_string()),
-                    _ => unreachable!("no undo in a sealed game"),
-                };
-            }
-        }
-        Ok(())
-    }
-
-    /// Opens the commitments: each committer is told the other's move, or its commitment,
-    /// then opens its own, which becomes its move.
-    fn open_commitments(
-        &mut self,
-        answers: &Answers,
-        written: &mut Written,
-    ) -> Result<Openings, Forfeit> {
-        let mut openings: Openings = [None, None];
-        for i in 0..2 {
-            if let Some(Answer::Commit(_, _)) = &answers[i] {
-                let other = match (&answers[1 - i], &written[1 - i]) {
-                    (Some(Answer::Commit(d, _)), _) => d.clone(),
-                    (_, Some(m)) => m.clone(),
-                    _ => unreachable!("the other seat has answered"),
-                };
-                if let Player::Engine(e) = &mut self.players[i] {
-                    e.send(&format!("opponent {other}"));
-                }
-            }
-        }
-        for i in 0..2 {
-            if let Some(Answer::Commit(digest, _)) = answers[i].clone() {
-                let opened = self.opening(i, &digest)?;
-                written[i] = Some(opened.0.clone());
-                openings[i] = Some(opened);
-            }
-        }
-        Ok(openings)
+        self.marks = moves.into_iter().flat_map(human::squares).collect();
     }
 
     /// Plays the joint turn; a move that is not of the variant forfeits its writer (white's
@@ -153,43 +175,20 @@ impl Table {
             )
         })
     }
+}
 
-    /// Waits for seat `i` to open its commitment `digest`; a wrong opening forfeits.
-    pub(super) fn opening(&mut self, i: usize, digest: &str) -> Result<(String, String), Forfeit> {
-        let deadline = later(
-            Instant::now(),
-            self.setup.margin.saturating_add(Duration::from_secs(5)),
-        );
-        let name = self.names[i].clone();
-        let Player::Engine(e) = &mut self.players[i] else {
-            unreachable!("only engines commit")
-        };
-        let (mv, nonce) = e.wait_for(
-            &mut self.inbox,
-            deadline,
-            "opening its commitment",
-            |_, m| match m {
-                Meaning::Opening(mv, nonce) => Some((mv, nonce)),
-                _ => None,
-            },
-        )?;
-        let moved = e.wait_for(
-            &mut self.inbox,
-            deadline,
-            "its move after the opening",
-            |_, m| match m {
-                Meaning::Move(mv) => Some(mv),
-                _ => None,
-            },
-        )?;
-        if !commit::verify(digest, &mv, &nonce) || moved != mv {
-            return Err(forfeit(
-                i,
-                format!(
-                    "{name} broke its commitment {digest} (opened {mv} {nonce}, moved {moved})"
-                ),
-            ));
-        }
-        Ok((mv, nonce))
+/// The commitment an engine answered with, if it did.
+fn seal_commitment(seal: &Seal) -> Option<String> {
+    match seal {
+        Seal::Engine(Answer::Commit(d, _)) => Some(d.clone()),
+        Seal::Engine(Answer::Move(..)) | Seal::Human(_) => None,
+    }
+}
+
+/// The commitment of a half, if it is one.
+fn half_commitment(half: &Half) -> Option<String> {
+    match half {
+        Half::Committed(d) => Some(d.clone()),
+        Half::Plain(_) => None,
     }
 }

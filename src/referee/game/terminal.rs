@@ -1,6 +1,11 @@
 //! The terminal of a human seat: the lines a person types (read on a thread, cut to a bounded
 //! length) and where the referee writes to them.
 
+use std::io::{BufRead, Read, Write};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+
+use super::super::engine::MAX_LINE;
 use super::*;
 
 /// The terminal of a human seat: lines typed, and where the referee writes to the person.

@@ -1,0 +1,396 @@
+//! The seat driver: one running engine at a seat ([`EngineSeat`]), driven through its dialect's
+//! [`Driver`] (UCI in [`uci`], CECP in [`cecp`]), chosen once when the seat is started. The
+//! referee (`quill match`) and the GUI (`quill gui`) drive engines through it alike: start (the
+//! handshake, the options, the new game), a request for a move with its limits (alternating, or
+//! a sealed half), the answer read and judged, the opening of a commitment, the moves told, and
+//! quit. The seat trusts no claim: a crash, a hang, garbage, a move out of turn or a broken
+//! commitment is a [`Forfeit`].
+
+use std::time::{Duration, Instant};
+
+use crate::commit;
+use crate::notation::{Turn, WireMove};
+use crate::variant::{Side, Variant};
+
+use super::engine::{Event, Meaning, Process, Said};
+use super::game::shown;
+use super::inbox::{Dialogue, Inbox};
+use super::later;
+use super::seat::{Dialect, EngineSpec};
+
+mod cecp;
+mod link;
+mod uci;
+
+use link::Link;
+
+/// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// Most unrecognised lines an engine may print while thinking before it forfeits for garbage.
+pub const MAX_GARBAGE: usize = 100;
+
+/// Why a seat lost the game outright.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The seat (0: White, 1: Black).
+    pub seat: usize,
+    /// The reason, in words for the record.
+    pub why: String,
+    /// The PGN `Termination`: `rules infraction`, `time forfeit`, `normal`, `abandoned`.
+    pub termination: &'static str,
+}
+
+/// A forfeit of seat `seat` for a rules infraction.
+pub fn forfeit(seat: usize, why: impl Into<String>) -> Forfeit {
+    Forfeit {
+        seat,
+        why: why.into(),
+        termination: "rules infraction",
+    }
+}
+
+/// The side of seat `i`.
+pub(crate) fn side_of(i: usize) -> Side {
+    if i == 0 { Side::White } else { Side::Black }
+}
+
+/// The clocks an engine with a time control is told with its request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, White's and Black's.
+    pub left: [Duration; 2],
+    /// Increments, White's and Black's.
+    pub inc: [Duration; 2],
+    /// Moves to the next time control of the asked seat, when its control has a period.
+    pub moves_to_go: Option<u32>,
+}
+
+/// A request for a move: the game so far and the limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask<'a> {
+    /// The start FEN, `None` for the variant's start position.
+    pub fen: Option<&'a str>,
+    /// The turns played since.
+    pub turns: &'a [Turn],
+    /// The seat's side when it is asked for its half of a sealed turn.
+    pub sealed: Option<Side>,
+    /// Both clocks, when the asked seat has a time control.
+    pub clocks: Option<Clocks>,
+}
+
+/// What an engine said while it was asked to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// A line that does not answer (thinking, chatter), as sent.
+    Line(String),
+    /// Its move, as written, and when it came.
+    Move(String, Instant),
+    /// A commitment to its sealed move, and when it came.
+    Commit(String, Instant),
+}
+
+/// An opened commitment: the move and the nonce, as the engine wrote them.
+pub type Opened = (String, String);
+
+/// What one dialect says to a seat; the rest of the seat is the same for every dialect.
+trait Driver {
+    /// The handshake, the options, the variant and a new game, synced before `deadline`.
+    fn start(
+        &mut self,
+        link: &mut Link,
+        inbox: &mut Inbox,
+        deadline: Instant,
+        game: &NewGame,
+    ) -> Result<(), Forfeit>;
+    /// Makes sure the engine has read all that was sent; a move before the answer is a move
+    /// out of turn.
+    fn sync(&mut self, link: &mut Link, inbox: &mut Inbox) -> Result<(), Forfeit>;
+    /// Sends the request for a move (synced before the command that starts the thinking).
+    fn request(&mut self, link: &mut Link, inbox: &mut Inbox, ask: &Ask) -> Result<(), Forfeit>;
+    /// After its own move in an alternating game.
+    fn moved(&mut self, link: &mut Link);
+    /// The opponent's move in an alternating game.
+    fn inform(&mut self, link: &mut Link, mv: &WireMove);
+    /// The revealed pair of a sealed turn.
+    fn revealed(&mut self, link: &mut Link, white: &WireMove, black: &WireMove);
+    /// The position was set anew (`fen`: the start of what follows), e.g. after an undo.
+    fn set_board(&mut self, link: &mut Link, fen: &str);
+    /// The last two turns were taken back.
+    fn remove(&mut self, link: &mut Link);
+}
+
+/// What a new game tells an engine.
+#[derive(Clone, Copy, Debug)]
+pub struct NewGame<'a> {
+    /// The variant.
+    pub variant: Variant,
+    /// Ask for commit–reveal, when the engine offers it.
+    pub wants_commit: bool,
+    /// The position to set up (engines that keep their own board), if not the start.
+    pub fen: Option<&'a str>,
+    /// The seat's side, in a sealed game.
+    pub sealed: Option<Side>,
+}
+
+/// A running engine at a seat, driven in its dialect.
+pub struct EngineSeat {
+    link: Link,
+    driver: Box<dyn Driver>,
+    /// The last score it reported while thinking.
+    score: Option<i32>,
+    /// Unrecognised lines since it was last asked to move.
+    garbage: usize,
+}
+
+impl EngineSeat {
+    /// Starts the engine of seat `seat` (its lines go to `events`), before its handshake.
+    ///
+    /// # Errors
+    /// The engine cannot be started (the forfeit says why).
+    pub fn spawn(
+        spec: &EngineSpec,
+        seat: usize,
+        events: std::sync::mpsc::SyncSender<Event>,
+        log: Dialogue,
+    ) -> Result<EngineSeat, Forfeit> {
+        let process = Process::spawn(spec, seat, events)
+            .map_err(|e| forfeit(seat, format!("{} could not start: {e}", spec.name)))?;
+        let driver: Box<dyn Driver> = match spec.dialect {
+            Dialect::Uci => Box::<uci::UciDriver>::default(),
+            Dialect::Cecp => Box::<cecp::CecpDriver>::default(),
+        };
+        Ok(EngineSeat {
+            link: Link {
+                spec: spec.clone(),
+                seat,
+                process,
+                log,
+            },
+            driver,
+            score: None,
+            garbage: 0,
+        })
+    }
+
+    /// Starts the engine's session: the handshake, the options, the variant, the position.
+    ///
+    /// # Errors
+    /// The seat is not fit to play (it crashed, was silent, refused an option or the variant).
+    pub fn start(&mut self, inbox: &mut Inbox, game: &NewGame) -> Result<(), Forfeit> {
+        let deadline = later(Instant::now(), START_TIMEOUT);
+        self.driver.start(&mut self.link, inbox, deadline, game)
+    }
+
+    /// The seat (0: White, 1: Black).
+    pub fn seat(&self) -> usize {
+        self.link.seat
+    }
+
+    /// The seat's configuration.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.link.spec
+    }
+
+    /// The last score it reported while thinking on its latest request.
+    pub fn score(&self) -> Option<i32> {
+        self.score
+    }
+
+    /// The exit status, once the process has ended.
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.link.process.exit_status()
+    }
+
+    /// Asks for a move; returns when the request went out (the clock runs from then).
+    ///
+    /// # Errors
+    /// The engine fails the sync before the request.
+    pub fn request(&mut self, inbox: &mut Inbox, ask: &Ask) -> Result<Instant, Forfeit> {
+        self.score = None;
+        self.garbage = 0;
+        self.driver.request(&mut self.link, inbox, ask)?;
+        Ok(Instant::now())
+    }
+
+    /// Judges one event of this seat while it was asked to move.
+    ///
+    /// # Errors
+    /// A crash, a flood, a false claim, a resignation, a refused move, or too much garbage.
+    pub fn hear(&mut self, event: Event) -> Result<Heard, Forfeit> {
+        let line = self.link.line(event.said, "while thinking")?;
+        let (seat, name) = (self.link.seat, &self.link.spec.name);
+        match self.link.meaning(&line) {
+            Meaning::Move(m) => Ok(Heard::Move(m, event.at)),
+            Meaning::Commit(d) => Ok(Heard::Commit(d, event.at)),
+            Meaning::Score(s) => {
+                self.score = Some(s);
+                Ok(Heard::Line(line))
+            }
+            Meaning::Unknown => {
+                self.garbage += 1;
+                if self.garbage > MAX_GARBAGE {
+                    return Err(forfeit(
+                        seat,
+                        format!("{name} printed garbage: {}", shown(&line)),
+                    ));
+                }
+                Ok(Heard::Line(line))
+            }
+            m => match self.claimed(m) {
+                Some(f) => Err(f),
+                None => Ok(Heard::Line(line)),
+            },
+        }
+    }
+
+    /// A wait for its answer ended without one: a crash if its process has ended.
+    ///
+    /// # Errors
+    /// The process has ended.
+    pub fn silent(&mut self) -> Result<(), Forfeit> {
+        match self.exit_status() {
+            Some(_) => Err(self.link.crashed("while thinking")),
+            None => Ok(()),
+        }
+    }
+
+    /// The forfeit of an engine that did not move within `allowance`.
+    pub fn too_slow(&self, allowance: Duration) -> Forfeit {
+        Forfeit {
+            seat: self.link.seat,
+            why: format!(
+                "{} did not move within {:.1} s (its clock)",
+                self.link.spec.name,
+                allowance.as_secs_f64()
+            ),
+            termination: "time forfeit",
+        }
+    }
+
+    /// A claim, resignation or refusal, which forfeits whenever it comes.
+    fn claimed(&self, m: Meaning) -> Option<Forfeit> {
+        let (seat, name) = (self.link.seat, &self.link.spec.name);
+        match m {
+            Meaning::Claim(r, why) => Some(forfeit(
+                seat,
+                format!("{name} made a false claim: {r} {{{}}}", shown(&why)),
+            )),
+            Meaning::Resign => Some(Forfeit {
+                seat,
+                why: format!("{name} resigned"),
+                termination: "normal",
+            }),
+            Meaning::Refusal(r) => Some(forfeit(
+                seat,
+                format!("{name} refused a legal move: Illegal move{}", shown(&r)),
+            )),
+            _ => None,
+        }
+    }
+
+    /// Judges a line of this seat when it was not asked to move: a move, a commitment or a
+    /// claim forfeits.
+    ///
+    /// # Errors
+    /// The forfeit.
+    pub fn unsolicited(&mut self, said: Said) -> Result<(), Forfeit> {
+        let line = self.link.line(said, "while the opponent was thinking")?;
+        match self.link.meaning(&line) {
+            Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
+                self.link.seat,
+                format!("{} moved out of turn ({})", self.link.spec.name, shown(&m)),
+            )),
+            m => self.claimed(m).map_or(Ok(()), Err),
+        }
+    }
+
+    /// Judges what this seat said so far while not asked anything.
+    ///
+    /// # Errors
+    /// As [`EngineSeat::unsolicited`].
+    pub fn idle(&mut self, inbox: &mut Inbox) -> Result<(), Forfeit> {
+        let now = Instant::now();
+        while let Some(event) = inbox.next_from(self.link.seat, now) {
+            self.unsolicited(event.said)?;
+        }
+        Ok(())
+    }
+
+    /// Passes a committing engine the opponent's move, or its commitment.
+    pub fn opponent(&mut self, other: &str) {
+        self.link.send(&format!("opponent {other}"));
+    }
+
+    /// Waits before `deadline` for the opening of commitment `digest` and the move after it.
+    ///
+    /// # Errors
+    /// It did not open in time, or opened something else than it committed to; the opening,
+    /// when it came, goes with the forfeit (a GUI shows it and checks it itself).
+    pub fn opening(
+        &mut self,
+        inbox: &mut Inbox,
+        digest: &str,
+        deadline: Instant,
+    ) -> Result<Opened, (Option<Opened>, Forfeit)> {
+        let (mv, nonce) = self
+            .link
+            .wait_for(inbox, deadline, "opening its commitment", |m| match m {
+                Meaning::Opening(mv, nonce) => Some((mv, nonce)),
+                _ => None,
+            })
+            .map_err(|f| (None, f))?;
+        let opened = (mv, nonce);
+        let moved = self
+            .link
+            .wait_for(inbox, deadline, "its move after the opening", |m| match m {
+                Meaning::Move(mv) => Some(mv),
+                _ => None,
+            })
+            .map_err(|f| (Some(opened.clone()), f))?;
+        let (mv, nonce) = &opened;
+        if !commit::verify(digest, mv, nonce) || moved != *mv {
+            let why = format!(
+                "{} broke its commitment {digest} (opened {} {}, moved {})",
+                self.link.spec.name,
+                shown(mv),
+                shown(nonce),
+                shown(&moved)
+            );
+            return Err((Some(opened), forfeit(self.link.seat, why)));
+        }
+        Ok(opened)
+    }
+
+    /// After its move in an alternating game.
+    pub fn moved(&mut self) {
+        self.driver.moved(&mut self.link);
+    }
+
+    /// Tells the engine the opponent's alternating move.
+    pub fn inform(&mut self, mv: &WireMove) {
+        self.driver.inform(&mut self.link, mv);
+    }
+
+    /// Tells the engine the revealed pair of a sealed turn.
+    pub fn revealed(&mut self, white: &WireMove, black: &WireMove) {
+        self.driver.revealed(&mut self.link, white, black);
+    }
+
+    /// Sets the engine's board to `fen` (after an undo, or a position set up anew).
+    pub fn set_board(&mut self, fen: &str) {
+        self.driver.set_board(&mut self.link, fen);
+    }
+
+    /// Takes back the last two turns.
+    pub fn remove(&mut self) {
+        self.driver.remove(&mut self.link);
+    }
+
+    /// Asks the engine to quit, waits up to `grace`, then kills it; flushes the log.
+    pub fn quit(&mut self, grace: Duration) {
+        let quit = "quit";
+        self.link.log.line(self.link.seat, '>', quit);
+        self.link.process.stop(quit, grace);
+        self.link.log.flush();
+    }
+}

@@ -1,0 +1,93 @@
+//! A referee killed outright leaves no engine behind: `quill match` is sent `SIGKILL` (no
+//! `Drop` runs) while its engines think, and the engines must be gone soon after (Linux:
+//! `PR_SET_PDEATHSIG`, see `Process::spawn`).
+#![cfg(target_os = "linux")]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const QUILL: &str = env!("CARGO_BIN_EXE_quill");
+
+/// Waits up to `limit` for `done`; a bound on a wait, not a timing claim.
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+/// The process runs (and is not a zombie waiting to be reaped).
+fn alive(pid: i32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => false,
+    }
+}
+
+/// The process ids an engine seat wrote, one per start (the match's probe, then the game).
+fn pids_in(file: &Path) -> Vec<i32> {
+    fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_killed_match_leaves_no_engine_running() {
+    let dir = std::env::temp_dir().join(format!("quill-orphans-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    // Each engine writes its process id and runs Quill, then sleeps: Quill alone would exit
+    // when its input closes with the referee, and hide a referee that leaves engines behind.
+    let seat = |n: &str| {
+        let pid = dir.join(format!("{n}.pid"));
+        format!(
+            "cmd=\"sh -c 'echo $$ >> {}; {QUILL}; exec sleep 600'\" name={n} tc=600+0",
+            pid.display()
+        )
+    };
+    let mut referee = Command::new(QUILL)
+        .args(["match", "--variant", "gladiator", "--games", "2"])
+        .args(["--engine", &seat("a"), "--engine", &seat("b")])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let files = [dir.join("a.pid"), dir.join("b.pid")];
+    // Each seat is started twice: probed (and stopped), then for the game.
+    let started = wait_until(Duration::from_secs(60), || {
+        files.iter().all(|f| {
+            let pids = pids_in(f);
+            pids.len() >= 2 && pids.last().is_some_and(|&p| alive(p))
+        })
+    });
+    let pids: Vec<i32> = files.iter().flat_map(|f| pids_in(f)).collect();
+    assert!(started, "the engines of the game started: {pids:?}");
+    // SAFETY: a plain signal to the child this test started.
+    let killed = unsafe { libc::kill(i32::try_from(referee.id()).unwrap(), libc::SIGKILL) };
+    assert_eq!(killed, 0);
+    let _ = referee.wait();
+    let gone = wait_until(Duration::from_secs(10), || pids.iter().all(|&p| !alive(p)));
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for &p in &left {
+        // SAFETY: the leftovers of this test, so that a failure does not leak them.
+        unsafe { libc::kill(p, libc::SIGKILL) };
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        gone,
+        "engines left running after the referee was killed: {left:?}"
+    );
+}
