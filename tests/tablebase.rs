@@ -85,6 +85,41 @@ fn with_penalties(pos: &Position, rng: &mut Rng) -> String {
     format!("{board} w - - 0 1 {}/{}", rng.below(2), rng.below(2))
 }
 
+/// The output of `tests/reference/tablebase_ref.py ARGS` fed `input`; `None` (a note) without
+/// `python3`, which under `CI=true` fails the test instead.
+fn python(args: &[&str], input: &str) -> Option<String> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/tablebase_ref.py"
+    );
+    let child = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "python3 is not available ({e}) and CI=true: the comparison cannot be skipped"
+            );
+            eprintln!("note: python3 is not available ({e}); tablebase comparison skipped");
+            return None;
+        }
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the Python solver failed");
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
 #[test]
 fn values_agree_with_the_python_solver() {
     let mut rng = Rng(14);
@@ -98,35 +133,9 @@ fn values_agree_with_the_python_solver() {
             requests += &format!("{} {}\n", rules_name(*r), with_penalties(&pos, &mut rng));
         }
     }
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/reference/tablebase_ref.py"
-    );
-    let child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "python3 is not available ({e}) and CI=true: the comparison cannot be skipped"
-            );
-            eprintln!("note: python3 is not available ({e}); tablebase comparison skipped");
-            return;
-        }
+    let Some(text) = python(&[], &requests) else {
+        return;
     };
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(requests.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "the Python solver failed");
-    let text = String::from_utf8(out.stdout).unwrap();
     let mut blocks = 0;
     let mut compared = 0;
     let mut request = requests.lines();
@@ -237,4 +246,47 @@ fn a_bad_file_is_refused() {
     assert!(Tables::load(dir.to_str().unwrap()).is_ok());
     assert!(format::read(&dir.join("missing.qtb")).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The slow family (a footman and a horseman each): value iteration with strategy-iteration
+/// rounds (`quill::tablebase::exact`) against the Python solver's own strategy iteration
+/// (`--strategy-iteration`) on every position reachable from one root, 25,631 of them.
+#[test]
+fn the_slow_family_agrees_with_the_python_solver() {
+    let root = "4n/5/2p2/2P2/N4 w - - 0 1 0/0";
+    let one = Signature {
+        wf: 1,
+        wh: 1,
+        bf: 1,
+        bh: 1,
+    };
+    let t = build::build_family(Rules::Seed, one, 200, &mut |_| {})
+        .expect("the family builds")
+        .table;
+    assert!(t.residual() <= 1e-12, "residual {:.2e}", t.residual());
+    let Some(text) = python(&["--strategy-iteration"], &format!("apocalypse {root}\n")) else {
+        return;
+    };
+    let mut compared = 0;
+    let mut worst: f64 = 0.0;
+    for line in text.lines() {
+        if line.starts_with("converged") || line.starts_with("not-converged") {
+            assert!(line.starts_with("converged"), "Python: {line}");
+            continue;
+        }
+        let (fen, value) = line.rsplit_once(' ').unwrap();
+        let expected: f64 = value.parse().unwrap();
+        let pos = Position::from_fen(Rules::Seed, fen).unwrap();
+        let got = t
+            .value(&pos)
+            .expect("a reachable position is in the family");
+        worst = worst.max((got - expected).abs());
+        compared += 1;
+    }
+    assert!(compared > 1000, "only {compared} positions compared");
+    assert!(
+        worst <= 1e-8,
+        "largest difference {worst:.2e} over {compared} positions"
+    );
+    eprintln!("{compared} positions compared, largest difference {worst:.2e}");
 }

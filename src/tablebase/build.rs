@@ -31,6 +31,13 @@ pub const MAX_SWEEPS: usize = 2_000;
 pub const MAX_BUILD_PIECES: u32 = 5;
 /// Work-list solves per iterated position, at most, before the full sweeps take over.
 pub const MAX_UPDATES_PER_POSITION: u64 = 20;
+/// The residual at which value iteration hands over to strategy iteration.
+pub const EXACT_FROM: f64 = 1e-6;
+/// Strategy-iteration rounds per attempt, at most.
+pub const MAX_ROUNDS: usize = 20;
+/// Full sweeps between two attempts at strategy iteration when one did not reach
+/// [`TOLERANCE`].
+const RETRY: usize = 50;
 /// Full sweeps between two extrapolations.
 const EXTRAPOLATE: usize = 10;
 /// A value change smaller than this does not queue the position's parents.
@@ -53,6 +60,8 @@ pub struct SignatureStats {
     pub updates: u64,
     /// Full sweeps after the work list.
     pub sweeps: usize,
+    /// Strategy-iteration rounds accepted ([`super::exact`]).
+    pub rounds: usize,
     /// The largest residual at the end.
     pub residual: f64,
     /// Matrix cells (joint turns) of the iterated positions.
@@ -100,7 +109,38 @@ pub fn build(
             "a table needs 2 to {MAX_BUILD_PIECES} pieces, got {pieces}"
         ));
     }
-    let mut table = Tablebase::empty(rules, pieces);
+    solve_table(Tablebase::empty(rules, pieces), max_sweeps, progress)
+}
+
+/// Builds only `target`'s family ([`Signature::family`]): the signature and every one its
+/// positions can reach. The table answers for those signatures only; it is for measuring one
+/// signature's cost and for tests, and cannot be written (the format holds whole tables).
+///
+/// # Errors
+/// A signature outside a table of 2 ..= [`MAX_BUILD_PIECES`] pieces.
+pub fn build_family(
+    rules: Rules,
+    target: Signature,
+    max_sweeps: usize,
+    progress: &mut dyn FnMut(&SignatureStats),
+) -> Result<Built, String> {
+    let pieces = target.pieces();
+    if !(2..=MAX_BUILD_PIECES).contains(&pieces) || !Signature::all(pieces).contains(&target) {
+        return Err(format!(
+            "{target:?} is not a signature of a table of 2 to {MAX_BUILD_PIECES} pieces \
+             (each side needs a footman)"
+        ));
+    }
+    let table = Tablebase::empty_of(rules, pieces, target.family());
+    solve_table(table, max_sweeps, progress)
+}
+
+fn solve_table(
+    mut table: Tablebase,
+    max_sweeps: usize,
+    progress: &mut dyn FnMut(&SignatureStats),
+) -> Result<Built, String> {
+    let rules = table.rules;
     let mut values = vec![0.5f64; table.len()];
     let mut stats = Vec::new();
     for sig in table.signatures.clone() {
@@ -138,6 +178,7 @@ fn solve_signature(
         iterated: 0,
         updates: 0,
         sweeps: 0,
+        rounds: 0,
         residual: 0.0,
         cells: 0,
         cpu_seconds: 0.0,
@@ -271,6 +312,7 @@ fn solve_signature(
     // measure the residual, so a bad guess is only slower, never accepted.
     let mut delta = vec![0.0f64; nodes.len()];
     let mut before = vec![0.0f64; nodes.len()];
+    let mut next_exact = 0;
     loop {
         let mut residual: f64 = 0.0;
         for k in 0..nodes.len() {
@@ -288,6 +330,29 @@ fn solve_signature(
         }
         if residual <= TOLERANCE || st.sweeps >= max_sweeps {
             break;
+        }
+        if residual <= EXACT_FROM && st.sweeps >= next_exact {
+            let graph = super::exact::Graph {
+                nodes: &nodes,
+                cells: &cells,
+                ends: &ends,
+                node_of: &node_of,
+            };
+            let r = super::exact::solve(&graph, local, TOLERANCE, MAX_ROUNDS);
+            log::info!(
+                "{sig:?}: strategy iteration after {} sweeps: {r:?}",
+                st.sweeps
+            );
+            st.rounds += r.accepted;
+            if r.accepted > 0 {
+                st.residual = *r.residuals.last().expect("a residual per round");
+                if st.residual <= TOLERANCE {
+                    break;
+                }
+                delta.fill(0.0);
+            }
+            next_exact = st.sweeps + RETRY;
+            continue;
         }
         if st.sweeps.is_multiple_of(EXTRAPOLATE) {
             for k in 0..nodes.len() {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::build::{self, MAX_BUILD_PIECES};
+use super::index::Signature;
 use super::{SCALE, Tablebase, format};
 use crate::variant::Side;
 use crate::variants::apocalypse::{Position, Rules};
@@ -51,6 +52,29 @@ struct BuildArgs {
     /// Where to write the table (default `VARIANT-N.qtb` in the current directory).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Solve one signature and those it reaches only, given as four digits (White footmen,
+    /// White horsemen, Black footmen, Black horsemen, e.g. 1211), to measure what it costs;
+    /// nothing is written. `--pieces` is then the signature's.
+    #[arg(long, value_name = "WFWHBFBH", value_parser = parse_signature, conflicts_with = "out")]
+    family: Option<Signature>,
+}
+
+/// A signature written as four digits, WF WH BF BH.
+fn parse_signature(text: &str) -> Result<Signature, String> {
+    let digits: Vec<u8> = text
+        .bytes()
+        .map(|b| b.is_ascii_digit().then(|| b - b'0'))
+        .collect::<Option<_>>()
+        .filter(|d: &Vec<u8>| d.len() == 4)
+        .ok_or_else(|| {
+            format!("a signature is four digits (WF WH BF BH, e.g. 1211), got {text:?}")
+        })?;
+    Ok(Signature {
+        wf: digits[0],
+        wh: digits[1],
+        bf: digits[2],
+        bh: digits[3],
+    })
 }
 
 #[derive(Debug, Args)]
@@ -102,10 +126,10 @@ fn run_build(a: &BuildArgs) -> Result<(), String> {
         .unwrap_or_else(|| PathBuf::from(format!("{}-{}.qtb", rules_name(rules), a.pieces)));
     let t0 = build::cpu_seconds();
     let wall = std::time::Instant::now();
-    let built = build::build(rules, a.pieces, a.max_sweeps as usize, &mut |s| {
+    let mut report = |s: &build::SignatureStats| {
         println!(
             "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
-             {} updates, {} sweeps, residual {:.1e}, {:.2} CPU s",
+             {} updates, {} sweeps, {} exact rounds, residual {:.1e}, {:.2} CPU s",
             s.signature.wf,
             s.signature.wh,
             s.signature.bf,
@@ -117,10 +141,31 @@ fn run_build(a: &BuildArgs) -> Result<(), String> {
             s.cells,
             s.updates,
             s.sweeps,
+            s.rounds,
             s.residual,
             s.cpu_seconds
         );
-    })?;
+    };
+    if let Some(target) = a.family {
+        let built = build::build_family(rules, target, a.max_sweeps as usize, &mut report)?;
+        println!(
+            "{}: family of {}{}{}{}, {} signatures, {} positions, residual {:.1e}; \
+             {:.2} CPU s ({:.2} s wall); peak memory {} MiB; not written (a partial table)",
+            rules_name(rules),
+            target.wf,
+            target.wh,
+            target.bf,
+            target.bh,
+            built.table.signatures().len(),
+            built.table.len(),
+            built.table.residual(),
+            build::cpu_seconds() - t0,
+            wall.elapsed().as_secs_f64(),
+            peak_mib(),
+        );
+        return Ok(());
+    }
+    let built = build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)?;
     let bytes = format::write(&built.table, &out)?;
     println!(
         "{}: {} pieces, {} positions, residual {:.1e}; {:.2} CPU s ({:.2} s wall); \

@@ -121,6 +121,24 @@ impl Signature {
         out
     }
 
+    /// Whether a position of this signature can become one of `s` (or is one): no side gains
+    /// footmen, nor footmen and horsemen together (moves capture and promote, nothing else).
+    pub fn reaches(self, s: Signature) -> bool {
+        s.wf <= self.wf
+            && s.bf <= self.bf
+            && s.wf + s.wh <= self.wf + self.wh
+            && s.bf + s.bh <= self.bf + self.bh
+    }
+
+    /// The signatures of a table that `self` can reach, itself included, in table order: the
+    /// family one needs to solve `self`.
+    pub fn family(self) -> Vec<Signature> {
+        Signature::all(self.pieces())
+            .into_iter()
+            .filter(|&s| self.reaches(s))
+            .collect()
+    }
+
     /// A small number naming the signature, for direct lookup tables.
     pub fn slot(self) -> usize {
         let b = MAX_PIECES as usize + 1;

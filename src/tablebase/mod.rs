@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod cli;
+pub mod exact;
 pub mod format;
 pub mod index;
 
@@ -60,8 +61,12 @@ pub struct Tablebase {
 impl Tablebase {
     /// A table with every value ½ (filled by the builder or the reader).
     fn empty(rules: Rules, pieces: u32) -> Tablebase {
+        Tablebase::empty_of(rules, pieces, Signature::all(pieces))
+    }
+
+    /// A table of some signatures only (in table order), every value ½.
+    fn empty_of(rules: Rules, pieces: u32, signatures: Vec<Signature>) -> Tablebase {
         let footmen = Footmen::new(pieces);
-        let signatures = Signature::all(pieces);
         let mut offsets = vec![u64::MAX; Signature::SLOTS];
         let mut total = 0;
         for s in &signatures {

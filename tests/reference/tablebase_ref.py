@@ -12,6 +12,11 @@ Bland's rule).  Payoffs are for White: 1 a White win, 0 a Black win, 1/2 a draw.
 Writes one line `FEN VALUE` per reachable position (FEN with its penalty points; the quiet-turn
 count and turn number, which no rule reads, are set to 0 and 1), VALUE a decimal with 15
 digits, then `converged SWEEPS` or `not-converged SWEEPS`.
+
+With `--strategy-iteration` the values are computed in floating point by value iteration and then
+strategy iteration (see solve_strategy_iteration), for families where exact value iteration
+converges only geometrically; the last line is then `converged ...` only if the largest residual
+is at most 1e-12.
 """
 
 import sys
@@ -80,7 +85,9 @@ def solve_game(a):
     return 1 / total - shift
 
 
-def solve(rules, fen):
+def enumerate_from(rules, fen):
+    """Every position reachable from FEN: the FEN index, the positions, and per position None
+    (finished) or (rows, cols, child ids), with the payoffs of the finished ones."""
     root = ref.parse_fen(fen)
     index = {canonical_fen(root): 0}
     positions = [root]
@@ -110,6 +117,11 @@ def solve(rules, fen):
         if len(positions) > MAX_STATES:
             raise RuntimeError(f"more than {MAX_STATES} positions from {fen}")
         k += 1
+    return index, graph, terminal
+
+
+def solve(rules, fen):
+    index, graph, terminal = enumerate_from(rules, fen)
     values = [t if t is not None else HALF for t in terminal]
     sweeps = 0
     converged = False
@@ -132,14 +144,250 @@ def solve(rules, fen):
     print(("converged" if converged else "not-converged") + f" {sweeps}")
 
 
+# ----------------------------------------------------------------------------------------------
+# --strategy-iteration: for positions whose value iteration converges only geometrically (long
+# mixed chases), where exact fractions grow without bound.  Floating point throughout:
+# 1. Jacobi value iteration from 1/2 until no value moves by more than VI_TOLERANCE;
+# 2. rounds of strategy iteration: solve every matrix game at the current values (its
+#    equilibrium strategies by the simplex method), fix both strategies, and solve the Markov
+#    chain they make exactly: strongly connected components (Kosaraju) from the sinks up, each
+#    by sparse elimination; a component never left keeps its values (ties, or endless play);
+# 3. the answer is accepted when the residual (largest |T(v) - v|, T re-solving each game) is
+#    at most RESIDUAL.
+# ----------------------------------------------------------------------------------------------
+VI_TOLERANCE = 1e-5
+VI_MAX_SWEEPS = 20_000
+ROUNDS = 30
+RESIDUAL = 1e-12
+EPS = 1e-12
+
+
+def solve_game_float(a):
+    """(value, row strategy, column strategy) of the zero-sum game a (rows maximise)."""
+    m, n = len(a), len(a[0])
+    row_min = [min(r) for r in a]
+    col_max = [max(a[i][j] for i in range(m)) for j in range(n)]
+    best_row = max(range(m), key=lambda i: row_min[i])
+    best_col = min(range(n), key=lambda j: col_max[j])
+    if row_min[best_row] >= col_max[best_col]:
+        x = [0.0] * m
+        y = [0.0] * n
+        x[best_row] = 1.0
+        y[best_col] = 1.0
+        return row_min[best_row], x, y
+    low = min(row_min)
+    shift = 1.0 - low
+    width = n + m + 1
+    t = []
+    for i in range(m):
+        row = [a[i][j] + shift for j in range(n)] + [0.0] * m + [1.0]
+        row[n + i] = 1.0
+        t.append(row)
+    obj = [-1.0] * n + [0.0] * (m + 1)
+    basis = [n + i for i in range(m)]
+    for _ in range(10_000):
+        col = next((j for j in range(width - 1) if obj[j] < -EPS), None)
+        if col is None:
+            break
+        best = None
+        for i in range(m):
+            if t[i][col] > EPS:
+                ratio = t[i][-1] / t[i][col]
+                if best is None or ratio < best[0] - EPS or (
+                    abs(ratio - best[0]) <= EPS and basis[i] < basis[best[1]]
+                ):
+                    best = (ratio, i)
+        if best is None:
+            raise RuntimeError("unbounded LP (impossible for a positive game)")
+        r = best[1]
+        piv = t[r][col]
+        t[r] = [v / piv for v in t[r]]
+        for i in range(m):
+            if i != r and t[i][col] != 0.0:
+                f = t[i][col]
+                t[i] = [v - f * w for v, w in zip(t[i], t[r])]
+        f = obj[col]
+        obj = [v - f * w for v, w in zip(obj, t[r])]
+        basis[r] = col
+    else:
+        raise RuntimeError("simplex did not terminate")
+    total = obj[-1]
+    y = [0.0] * n
+    for i, b in enumerate(basis):
+        if b < n:
+            y[b] = max(t[i][-1], 0.0) / total
+    x = [max(obj[n + i], 0.0) / total for i in range(m)]
+    sx, sy = sum(x), sum(y)
+    return 1.0 / total - shift, [v / sx for v in x], [v / sy for v in y]
+
+
+def bellman(graph, values):
+    """Per position the game's (value, x, y) at `values` (None for finished ones)."""
+    out = []
+    for g in graph:
+        if g is None:
+            out.append(None)
+            continue
+        m, n, ids = g
+        out.append(solve_game_float([[values[ids[i * n + j]] for j in range(n)] for i in range(m)]))
+    return out
+
+
+def components(succ):
+    """Strongly connected components of the graph succ (lists of successors), sinks first."""
+    n = len(succ)
+    pred = [[] for _ in range(n)]
+    for v in range(n):
+        for w in succ[v]:
+            pred[w].append(v)
+    # Kosaraju: finishing order on the reversed graph, then components on the graph itself in
+    # decreasing finishing order; each is found after every component it leads to.
+    seen = [False] * n
+    order = []
+    for s in range(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack = [(s, iter(pred[s]))]
+        while stack:
+            v, it = stack[-1]
+            w = next(it, None)
+            if w is None:
+                stack.pop()
+                order.append(v)
+            elif not seen[w]:
+                seen[w] = True
+                stack.append((w, iter(pred[w])))
+    comp = [-1] * n
+    comps = []
+    for s in reversed(order):
+        if comp[s] != -1:
+            continue
+        members = [s]
+        comp[s] = len(comps)
+        k = 0
+        while k < len(members):
+            for w in succ[members[k]]:
+                if comp[w] == -1:
+                    comp[w] = len(comps)
+                    members.append(w)
+            k += 1
+        comps.append(members)
+    return comps
+
+
+def evaluate_chain(graph, terminal, games, current):
+    """Values of the Markov chain of the strategies in `games` (finished positions fixed)."""
+    n = len(graph)
+    trans = [dict() for _ in range(n)]
+    for s, g in enumerate(graph):
+        if g is None:
+            continue
+        m, k, ids = g
+        _, x, y = games[s]
+        for i in range(m):
+            if x[i] <= 0.0:
+                continue
+            for j in range(k):
+                if y[j] > 0.0:
+                    c = ids[i * k + j]
+                    trans[s][c] = trans[s].get(c, 0.0) + x[i] * y[j]
+    succ = [list(t) for t in trans]
+    values = [float(t) if t is not None else None for t in terminal]
+    for members in components(succ):
+        if all(values[v] is not None for v in members):
+            continue  # finished positions
+        inside = set(members)
+        # Row v: x_v = rhs[v] + sum row[v][w] x_w over w inside the component.
+        row = {}
+        rhs = {}
+        leave = 0.0
+        for v in members:
+            row[v] = {}
+            rhs[v] = 0.0
+            stay = 0.0
+            for w, p in trans[v].items():
+                if w in inside:
+                    row[v][w] = row[v].get(w, 0.0) + p
+                    stay += p
+                else:
+                    rhs[v] += p * values[w]
+            leave += max(1.0 - stay, 0.0)
+        if leave <= 1e-13:
+            for v in members:
+                values[v] = current[v]
+            continue
+        # Sparse elimination: each variable in turn is solved from its own row (its self-loop
+        # divided out) and substituted into every row that still names it; then the rows are
+        # read back in reverse order.
+        users = {v: set() for v in members}
+        for v in members:
+            for w in row[v]:
+                users[w].add(v)
+        order = []
+        for v in members:
+            r = row[v]
+            loop = r.pop(v, 0.0)
+            users[v].discard(v)
+            if loop >= 1.0 - 1e-15:
+                raise RuntimeError("a component left with probability 0 from within")
+            scale = 1.0 / (1.0 - loop)
+            for w in r:
+                r[w] *= scale
+            rhs[v] *= scale
+            for u in list(users[v]):
+                ru = row[u]
+                f = ru.pop(v)
+                rhs[u] += f * rhs[v]
+                for w, c in r.items():
+                    if w not in ru:
+                        users[w].add(u)
+                    ru[w] = ru.get(w, 0.0) + f * c
+            users[v].clear()
+            order.append(v)
+        for v in reversed(order):
+            x = rhs[v] + sum(c * values[w] for w, c in row[v].items())
+            values[v] = min(max(x, 0.0), 1.0)
+    return values
+
+
+def solve_strategy_iteration(rules, fen):
+    index, graph, terminal = enumerate_from(rules, fen)
+    values = [float(t) if t is not None else 0.5 for t in terminal]
+    sweeps = 0
+    while sweeps < VI_MAX_SWEEPS:
+        sweeps += 1
+        games = bellman(graph, values)
+        change = 0.0
+        for s, g in enumerate(games):
+            if g is not None:
+                change = max(change, abs(g[0] - values[s]))
+                values[s] = g[0]
+        if change <= VI_TOLERANCE:
+            break
+    games = bellman(graph, values)
+    residual = max((abs(g[0] - values[s]) for s, g in enumerate(games) if g), default=0.0)
+    rounds = 0
+    while residual > RESIDUAL and rounds < ROUNDS:
+        rounds += 1
+        values = evaluate_chain(graph, terminal, games, values)
+        games = bellman(graph, values)
+        residual = max((abs(g[0] - values[s]) for s, g in enumerate(games) if g), default=0.0)
+    for key, i in index.items():
+        print(f"{key} {values[i]:.15f}")
+    status = "converged" if residual <= RESIDUAL else "not-converged"
+    print(f"{status} {sweeps} sweeps {rounds} rounds residual {residual:.1e} states {len(graph)}")
+
+
 def main():
+    method = solve_strategy_iteration if "--strategy-iteration" in sys.argv[1:] else solve
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         rules, fen = line.split(" ", 1)
         ref.check_rules(rules)
-        solve(rules, fen)
+        method(rules, fen)
     sys.stdout.flush()
 
 

@@ -84,6 +84,8 @@ impl Session {
                     format!("Seed -spin 0 0 {}", crate::session::core::MAX_SEED),
                 ),
                 Feature::quoted("option", "SealedCommit -check 0"),
+                // XBoard then sends `egtpath quill PATH` for `-egtFormats quill:PATH`.
+                Feature::quoted("egt", "quill"),
             ],
             vec![Feature::bare("done", 1)],
         ];

@@ -1,0 +1,323 @@
+//! Exact values where value iteration converges slowly: strategy iteration, that is Newton's
+//! method on the fixed-point equation `v = T(v)` (`protocol-docs/tablebase.md`, "Exact values").
+//!
+//! One round: at the current values every iterated position's matrix game is solved; both
+//! equilibrium strategies are then held fixed, which makes the signature a Markov chain (each
+//! joint move a transition with the product of the two probabilities), and the chain's values
+//! are solved as a linear system, exactly up to floating point: strongly connected components
+//! in reverse topological order (Tarjan), each by Gaussian elimination with partial pivoting.
+//! A component that the chain never leaves keeps its values (the strategies loop there because
+//! of ties between moves of one value, or play never ends, which value iteration from ½ has
+//! already valued). Because an equilibrium makes each position's value stationary in its own
+//! strategies, the round is a Newton step: where the equilibrium supports are stable the
+//! residual falls quadratically, and a few rounds take it from value iteration's 1e-6 to
+//! rounding level.
+//!
+//! The values kept are those of the round with the lowest residual (the largest change one more
+//! matrix-game solve would make), the values value iteration left included, so the method can
+//! never make a table worse than value iteration left it.
+
+use crate::solver::Solver;
+
+/// The graph of a signature's iterated positions, as the builder holds it.
+pub(super) struct Graph<'a> {
+    /// Per iterated position: its index in the signature, rows, columns, first cell.
+    pub nodes: &'a [(u32, u16, u16, usize)],
+    /// Matrix cells: a payoff (≥ 0) or `-(index + 1)`, a position of the signature.
+    pub cells: &'a [f64],
+    /// Where each position's cells end.
+    pub ends: &'a [usize],
+    /// Per position of the signature, its iterated-position number (`u32::MAX`: not iterated,
+    /// its value is final).
+    pub node_of: &'a [u32],
+}
+
+/// The largest component solved by dense elimination (its matrix is `n²` doubles: 128 MiB).
+pub const MAX_DENSE: usize = 4096;
+/// A component whose total probability of leaving is at most this is closed (never left).
+const CLOSED: f64 = 1e-13;
+
+/// What the rounds did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rounds {
+    /// The round whose values were kept (0: none, value iteration's values stay).
+    pub accepted: usize,
+    /// The residual before the first round and after each round up to the one kept.
+    pub residuals: Vec<f64>,
+    /// The largest strongly connected component met.
+    pub largest_component: usize,
+    /// Closed components (values kept) in the round kept.
+    pub closed: usize,
+}
+
+/// The Markov chain of fixed strategies: per iterated position, transitions to iterated
+/// positions (compressed rows) and the expected payoff of the rest.
+struct Chain {
+    start: Vec<usize>,
+    to: Vec<u32>,
+    p: Vec<f64>,
+    rhs: Vec<f64>,
+}
+
+/// Solves every iterated position's matrix game at `local`, returning the largest residual
+/// and the chain of the equilibrium strategies.
+fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -> (f64, Chain) {
+    let mut ch = Chain {
+        start: Vec::with_capacity(g.nodes.len() + 1),
+        to: Vec::new(),
+        p: Vec::new(),
+        rhs: Vec::with_capacity(g.nodes.len()),
+    };
+    let mut residual: f64 = 0.0;
+    for (k, &(i, m, n, s)) in g.nodes.iter().enumerate() {
+        let cells = &g.cells[s..g.ends[k]];
+        payoff.clear();
+        payoff.extend(cells.iter().map(|&c| {
+            if c < 0.0 {
+                local[(-c - 1.0) as usize]
+            } else {
+                c
+            }
+        }));
+        let (m, n) = (usize::from(m), usize::from(n));
+        let sol = solver.solve(payoff, m, n);
+        residual = residual.max((sol.value - local[i as usize]).abs());
+        ch.start.push(ch.to.len());
+        let first = ch.to.len();
+        let mut rhs = 0.0;
+        for (a, &pa) in sol.rows.iter().enumerate() {
+            if pa <= 0.0 {
+                continue;
+            }
+            for (b, &pb) in sol.cols.iter().enumerate() {
+                if pb <= 0.0 {
+                    continue;
+                }
+                let p = pa * pb;
+                let c = cells[a * n + b];
+                if c >= 0.0 {
+                    rhs += p * c;
+                    continue;
+                }
+                let j = (-c - 1.0) as usize;
+                let node = g.node_of[j];
+                if node == u32::MAX {
+                    rhs += p * local[j];
+                } else if let Some(q) = ch.to[first..].iter().position(|&t| t == node) {
+                    ch.p[first + q] += p;
+                } else {
+                    ch.to.push(node);
+                    ch.p.push(p);
+                }
+            }
+        }
+        ch.rhs.push(rhs);
+    }
+    ch.start.push(ch.to.len());
+    (residual, ch)
+}
+
+/// The strongly connected components of the chain, each a list of positions, in reverse
+/// topological order (a component only leads to components before it). Iterative Tarjan.
+fn components(ch: &Chain) -> Vec<Vec<u32>> {
+    let n = ch.rhs.len();
+    const NONE: u32 = u32::MAX;
+    let mut index = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0u32;
+    // The depth-first path: a node and the next of its edges to look at.
+    let mut path: Vec<(u32, usize)> = Vec::new();
+    for root in 0..n as u32 {
+        if index[root as usize] != NONE {
+            continue;
+        }
+        path.push((root, ch.start[root as usize]));
+        index[root as usize] = next;
+        low[root as usize] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root as usize] = true;
+        while let Some(&mut (v, ref mut e)) = path.last_mut() {
+            let vu = v as usize;
+            if *e < ch.start[vu + 1] {
+                let w = ch.to[*e] as usize;
+                *e += 1;
+                if index[w] == NONE {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    path.push((w as u32, ch.start[w]));
+                } else if on_stack[w] {
+                    low[vu] = low[vu].min(index[w]);
+                }
+                continue;
+            }
+            path.pop();
+            if let Some(&(parent, _)) = path.last() {
+                low[parent as usize] = low[parent as usize].min(low[vu]);
+            }
+            if low[vu] == index[vu] {
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                out.push(comp);
+            }
+        }
+    }
+    out
+}
+
+/// Solves `(I − P) x = b` in place (`a` is `n × n`, row-major, and is destroyed) by Gaussian
+/// elimination with partial pivoting; `false` if a pivot vanishes.
+fn eliminate(a: &mut [f64], b: &mut [f64], n: usize) -> bool {
+    for col in 0..n {
+        let (piv, big) = (col..n)
+            .map(|r| (r, a[r * n + col].abs()))
+            .fold((col, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
+        if big <= 1e-300 {
+            return false;
+        }
+        if piv != col {
+            for c in 0..n {
+                a.swap(piv * n + c, col * n + c);
+            }
+            b.swap(piv, col);
+        }
+        let d = a[col * n + col];
+        for r in col + 1..n {
+            let f = a[r * n + col] / d;
+            if f == 0.0 {
+                continue;
+            }
+            a[r * n + col] = 0.0;
+            for c in col + 1..n {
+                a[r * n + c] -= f * a[col * n + c];
+            }
+            b[r] -= f * b[col];
+        }
+    }
+    for r in (0..n).rev() {
+        let mut s = b[r];
+        for c in r + 1..n {
+            s -= a[r * n + c] * b[c];
+        }
+        b[r] = s / a[r * n + r];
+    }
+    true
+}
+
+/// The values of the chain: `x = P x + rhs`, closed components ½. `None` if a component is
+/// larger than [`MAX_DENSE`] or singular.
+fn evaluate(ch: &Chain, current: &[f64], rounds: &mut Rounds) -> Option<(Vec<f64>, usize)> {
+    let n = ch.rhs.len();
+    let mut x = vec![f64::NAN; n];
+    let mut slot = vec![u32::MAX; n];
+    let mut closed = 0;
+    for comp in components(ch) {
+        let size = comp.len();
+        rounds.largest_component = rounds.largest_component.max(size);
+        if size > MAX_DENSE {
+            return None;
+        }
+        for (q, &v) in comp.iter().enumerate() {
+            slot[v as usize] = q as u32;
+        }
+        let mut a = vec![0.0; size * size];
+        let mut b = vec![0.0; size];
+        let mut leave = 0.0;
+        for (q, &v) in comp.iter().enumerate() {
+            let v = v as usize;
+            a[q * size + q] = 1.0;
+            b[q] = ch.rhs[v];
+            let mut stay = 0.0;
+            for e in ch.start[v]..ch.start[v + 1] {
+                let w = ch.to[e] as usize;
+                let s = slot[w];
+                if s != u32::MAX && comp[s as usize] as usize == w {
+                    a[q * size + s as usize] -= ch.p[e];
+                    stay += ch.p[e];
+                } else {
+                    b[q] += ch.p[e] * x[w];
+                }
+            }
+            leave += (1.0 - stay).max(0.0);
+        }
+        if leave <= CLOSED {
+            // Strategies that never leave: ties (several moves of one value, the solver
+            // picking one that loops), or endless play. Either way the values stay as they
+            // are; the residual after the round judges them.
+            closed += 1;
+            for &v in &comp {
+                x[v as usize] = current[v as usize];
+            }
+        } else {
+            if !eliminate(&mut a, &mut b, size) {
+                return None;
+            }
+            for (q, &v) in comp.iter().enumerate() {
+                x[v as usize] = b[q].clamp(0.0, 1.0);
+            }
+        }
+        for &v in &comp {
+            slot[v as usize] = u32::MAX;
+        }
+    }
+    Some((x, closed))
+}
+
+/// Strategy-iteration rounds on `local` (the signature's values) until the residual is at most
+/// `tolerance`, a round does not lower it, or `max_rounds` rounds have run.
+pub(super) fn solve(g: &Graph, local: &mut [f64], tolerance: f64, max_rounds: usize) -> Rounds {
+    let mut solver = Solver::new();
+    let mut payoff = Vec::new();
+    let mut rounds = Rounds::default();
+    let (mut residual, mut ch) = chain(g, local, &mut solver, &mut payoff);
+    rounds.residuals.push(residual);
+    // The best values met (lowest residual): a round may raise the residual where a tie between
+    // moves was broken the wrong way; the next round's strategies correct it (as in strategy
+    // iteration), and the best values are the ones kept.
+    let mut best: Vec<f64> = g.nodes.iter().map(|&(i, ..)| local[i as usize]).collect();
+    let mut best_residual = residual;
+    for _ in 0..max_rounds {
+        if best_residual <= tolerance {
+            break;
+        }
+        let Some((x, closed)) = evaluate(&ch, &current_values(g, local), &mut rounds) else {
+            break;
+        };
+        for (k, &(i, ..)) in g.nodes.iter().enumerate() {
+            local[i as usize] = x[k];
+        }
+        (residual, ch) = chain(g, local, &mut solver, &mut payoff);
+        rounds.residuals.push(residual);
+        log::debug!("strategy iteration: residual {residual:.2e}, {closed} closed components");
+        if residual < best_residual {
+            best_residual = residual;
+            rounds.accepted = rounds.residuals.len() - 1;
+            rounds.closed = closed;
+            for (k, &(i, ..)) in g.nodes.iter().enumerate() {
+                best[k] = local[i as usize];
+            }
+        }
+    }
+    for (k, &(i, ..)) in g.nodes.iter().enumerate() {
+        local[i as usize] = best[k];
+    }
+    rounds.residuals.truncate(rounds.accepted + 1);
+    rounds
+}
+
+/// The iterated positions' current values.
+fn current_values(g: &Graph, local: &[f64]) -> Vec<f64> {
+    g.nodes.iter().map(|&(i, ..)| local[i as usize]).collect()
+}
