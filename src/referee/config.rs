@@ -41,7 +41,7 @@ pub struct MatchConfig {
     pub shard: (u32, u32),
 }
 
-/// What is inconsistent in a [`MatchConfig`] ([`MatchConfig::check`]'s refusals).
+/// What is inconsistent in a [`MatchConfig`] (checked before a match starts).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigError {
     /// Both seats carry this name.
@@ -90,7 +90,7 @@ impl std::error::Error for ConfigError {}
 /// Why a match could not run.
 #[derive(Debug)]
 pub enum MatchError {
-    /// The configuration is inconsistent ([`MatchConfig::check`]).
+    /// The configuration is inconsistent in itself.
     Invalid(ConfigError),
     /// The configuration is inconsistent (with a file, or with what the seats can do).
     Config(String),
