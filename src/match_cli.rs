@@ -127,42 +127,100 @@ pub struct MergeArgs {
     sprt: Option<Sprt>,
 }
 
-fn numbers<T: std::str::FromStr>(text: &str, n: usize, what: &str) -> Result<Vec<T>, String> {
+/// Why an option's value of `quill match` or `quill merge` is refused.
+#[derive(Debug)]
+enum ArgError {
+    /// Not the `what` (`CP:N`, …) of numbers the option wants.
+    NotNumbers { text: String, what: &'static str },
+    /// A concurrency outside `1..=MAX_CONCURRENCY`.
+    Concurrency(String),
+    /// A number too large for its field.
+    Range(std::num::TryFromIntError),
+    /// SPRT parameters out of their ranges.
+    Sprt(String),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::NotNumbers { text, what } => write!(f, "'{text}' is not {what}"),
+            ArgError::Concurrency(text) => write!(
+                f,
+                "'{text}' is not a number of games from 1 to {}",
+                referee::MAX_CONCURRENCY
+            ),
+            ArgError::Range(e) => write!(f, "{e}"),
+            ArgError::Sprt(text) => write!(
+                f,
+                "'{text}': want -2000 <= ELO0 < ELO1 <= 2000 and 0 < ALPHA, BETA < 0.5"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Why `quill match`'s command line makes no match.
+#[derive(Debug)]
+enum CliError {
+    /// `--engine` given other than twice.
+    EngineCount(usize),
+    /// A seat's words.
+    Seat(String),
+    /// The openings file.
+    Openings(referee::MatchError),
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::EngineCount(n) => {
+                write!(f, "give --engine twice (seat A, then seat B); got {n}")
+            }
+            CliError::Seat(e) => f.write_str(e),
+            CliError::Openings(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+fn numbers<T: std::str::FromStr>(
+    text: &str,
+    n: usize,
+    what: &'static str,
+) -> Result<Vec<T>, ArgError> {
     let parts: Vec<&str> = text.split([':', '/']).collect();
     let parsed: Option<Vec<T>> = parts.iter().map(|p| p.parse().ok()).collect();
     parsed
         .filter(|v| v.len() == n)
-        .ok_or_else(|| format!("'{text}' is not {what}"))
-}
-
-fn parse_concurrency(text: &str) -> Result<usize, String> {
-    text.parse::<usize>()
-        .ok()
-        .filter(|n| (1..=referee::MAX_CONCURRENCY).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "'{text}' is not a number of games from 1 to {}",
-                referee::MAX_CONCURRENCY
-            )
+        .ok_or_else(|| ArgError::NotNumbers {
+            text: text.to_owned(),
+            what,
         })
 }
 
-fn parse_resign(text: &str) -> Result<(i32, u32), String> {
+fn parse_concurrency(text: &str) -> Result<usize, ArgError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=referee::MAX_CONCURRENCY).contains(n))
+        .ok_or_else(|| ArgError::Concurrency(text.to_owned()))
+}
+
+fn parse_resign(text: &str) -> Result<(i32, u32), ArgError> {
     let v: Vec<u32> = numbers(text, 2, "CP:N")?;
-    Ok((i32::try_from(v[0]).map_err(|e| e.to_string())?, v[1]))
+    Ok((i32::try_from(v[0]).map_err(ArgError::Range)?, v[1]))
 }
 
-fn parse_draw(text: &str) -> Result<(u32, i32, u32), String> {
+fn parse_draw(text: &str) -> Result<(u32, i32, u32), ArgError> {
     let v: Vec<u32> = numbers(text, 3, "AFTER:CP:N")?;
-    Ok((v[0], i32::try_from(v[1]).map_err(|e| e.to_string())?, v[2]))
+    Ok((v[0], i32::try_from(v[1]).map_err(ArgError::Range)?, v[2]))
 }
 
-fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+fn parse_shard(text: &str) -> Result<(u32, u32), ArgError> {
     let v: Vec<u32> = numbers(text, 2, "I/N")?;
     Ok((v[0], v[1]))
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt, String> {
+fn parse_sprt(text: &str) -> Result<Sprt, ArgError> {
     let v: Vec<f64> = numbers(text, 4, "ELO0:ELO1:ALPHA:BETA")?;
     let ok = v.iter().all(|x| x.is_finite())
         && v[0].abs() <= 2000.0
@@ -173,9 +231,7 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
         && v[2] > 0.0
         && v[3] > 0.0;
     if !ok {
-        return Err(format!(
-            "'{text}': want -2000 <= ELO0 < ELO1 <= 2000 and 0 < ALPHA, BETA < 0.5"
-        ));
+        return Err(ArgError::Sprt(text.to_owned()));
     }
     Ok(Sprt {
         elo0: v[0],
@@ -185,18 +241,19 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
     })
 }
 
-fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
+fn config(args: &MatchArgs) -> Result<MatchConfig, CliError> {
     if args.engine.len() != 2 {
-        return Err(format!(
-            "give --engine twice (seat A, then seat B); got {}",
-            args.engine.len()
-        ));
+        return Err(CliError::EngineCount(args.engine.len()));
     }
-    let each = split_words(args.each.as_deref().unwrap_or(""))?;
-    let a = parse_seat(&split_words(&args.engine[0])?, &each, "engine1")?;
-    let b = parse_seat(&split_words(&args.engine[1])?, &each, "engine2")?;
+    let each = split_words(args.each.as_deref().unwrap_or("")).map_err(CliError::Seat)?;
+    let seat = |words: &str, name| {
+        parse_seat(&split_words(words).map_err(CliError::Seat)?, &each, name)
+            .map_err(CliError::Seat)
+    };
+    let a = seat(&args.engine[0], "engine1")?;
+    let b = seat(&args.engine[1], "engine2")?;
     let openings = match &args.openings {
-        Some(path) => Some(referee::read_openings(path, args.variant).map_err(|e| e.to_string())?),
+        Some(path) => Some(referee::read_openings(path, args.variant).map_err(CliError::Openings)?),
         None => None,
     };
     Ok(MatchConfig {

@@ -5,13 +5,23 @@
 //! plies) is labelled with the game's result for the side to move (1, ½, 0). The evaluation
 //! `e` under weights `w` predicts that result as `σ(K·e/400)`, `σ(x) = 1/(1+e^−x)`; the error
 //! is the mean squared difference. First `K` is fitted to the current weights (golden-section
-//! search), then the weights by local search (each weight ±step while the error falls, steps
-//! 8, 4, 2, 1, within `--radius` of the current weights), with `K` fixed; later rounds refit
-//! `K` first. The evaluation is linear in its weights
+//! search). Then, with `K` fixed, each round:
+//!
+//! - measures the error's gradient for every weight and how sure it is: the gradient summed per
+//!   game, its mean over the games divided by its standard error (`z`). Only weights with
+//!   `|z| ≥ --min-z` move: a weight whose gradient the games do not agree on is noise to fit;
+//! - moves each such weight to the best integer within `--radius` of its current value (a line
+//!   search per weight, repeated over the weights until none moves), minimising the error plus
+//!   `--lambda·Σ((w − w₀)/100)²`, a pull toward the current weights `w₀`.
+//!
+//! Later rounds refit `K` first. The evaluation is linear in its weights
 //! ([`Position::eval_terms`]), so each position's terms are computed once per round; a round
-//! recomputes them, since which supporter powers a pawn best depends on the weights. A tenth of
-//! the games (every tenth) is held out and its error printed, to show whether the fit
-//! generalises.
+//! recomputes them, since which supporter powers a pawn best depends on the weights.
+//!
+//! A game whose moves repeat an earlier one (a deterministic engine playing itself repeats the
+//! game of each pair) is read once. A tenth of the openings (by a hash of the `[FEN]`, so both
+//! games of a pair fall on one side) is held out and its error printed, to show whether the
+//! fit generalises.
 //!
 //! The PGN is the one `quill match --pgn` writes: `[Variant]`, `[FEN]` and `[Result]` headers
 //! and each turn as a comment after its move number (`3. {f2g4,f1c1} 3... {b6b3,d8h5}`).
@@ -21,7 +31,14 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use clap::Args;
+
+mod error;
+
+use error::{GameFault, OutOfRange, TuneError};
 
 use quill::notation::parse_move;
 use quill::search::Searchable;
@@ -34,8 +51,8 @@ const MAX_POSITIONS: usize = 4_000_000;
 const MAX_PGN_BYTES: u64 = 1 << 30;
 /// The most rounds (term extraction, then local search).
 const MAX_ROUNDS: u32 = 10;
-/// Local-search passes over the weights per step size, at most.
-const MAX_PASSES: usize = 200;
+/// Sweeps of the line search over the weights per round, at most.
+const MAX_SWEEPS: usize = 50;
 
 /// `quill tune`: fit the Gladiator/Brawl evaluation's weights to games' results.
 #[derive(Debug, Args)]
@@ -60,100 +77,168 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ROUNDS)))]
     rounds: u32,
+
+    /// The pull toward the current weights: `LAMBDA·Σ((w − w₀)/100)²` is added to the error
+    /// (0: none; 0.001 makes a 30-centipawn move cost as much as 0.00009 of error).
+    #[arg(long, default_value_t = 0.001, value_parser = parse_lambda)]
+    lambda: f64,
+
+    /// Only weights whose error gradient is this many standard errors (over the games) from 0
+    /// move (0: all).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_min_z)]
+    min_z: f64,
 }
 
-/// One labelled position: its terms, its pawn difference and the result for the side to move.
+/// A non-negative finite number up to `max`.
+fn bounded(text: &str, max: f64) -> Result<f64, OutOfRange> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=max).contains(&x) => Ok(x),
+        _ => Err(OutOfRange {
+            text: text.to_owned(),
+            max,
+        }),
+    }
+}
+
+fn parse_lambda(text: &str) -> Result<f64, OutOfRange> {
+    bounded(text, 1.0)
+}
+
+fn parse_min_z(text: &str) -> Result<f64, OutOfRange> {
+    bounded(text, 100.0)
+}
+
+/// One labelled position: its game (index into the games read), its terms, its pawn
+/// difference and the result for the side to move.
 struct Sample {
+    game: usize,
     position: Position,
     terms: [i32; EVAL_TERMS],
     pawns: i32,
     result: f64,
 }
 
-/// Reads the games of one PGN text into labelled quiet positions, every tenth game into
-/// `held`, the others into `fit`.
-fn read_games(
-    text: &str,
-    skip: u32,
-    fit: &mut Vec<Sample>,
-    held: &mut Vec<Sample>,
-    games: &mut usize,
-) -> Result<(), String> {
-    for (index, game) in text.split("\n[Event ").enumerate() {
-        let header = |name: &str| {
-            let key = format!("[{name} \"");
-            game.lines()
-                .find_map(|l| l.strip_prefix(&key))
-                .and_then(|l| l.strip_suffix("\"]"))
-        };
-        let rules = match header("Variant") {
+/// The positions read, split into those to fit and those held out.
+#[derive(Default)]
+struct Data {
+    fit: Vec<Sample>,
+    held: Vec<Sample>,
+    /// Games read (each distinct game once).
+    games: usize,
+    /// Games left out as repeats of one read before.
+    repeats: usize,
+    /// The hashes of the games read, to find repeats.
+    seen: HashSet<u64>,
+}
+
+fn hash_of(text: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// A game's `[name "value"]` header.
+fn header<'a>(game: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("[{name} \"");
+    game.lines()
+        .find_map(|l| l.strip_prefix(&key))
+        .and_then(|l| l.strip_suffix("\"]"))
+}
+
+impl Data {
+    /// Reads the games of one PGN text into labelled quiet positions.
+    fn read(&mut self, text: &str, skip: u32, path: &std::path::Path) -> Result<(), TuneError> {
+        for (index, game) in text.split("\n[Event ").enumerate() {
+            self.read_game(game, skip)
+                .map_err(|fault| TuneError::Game(path.to_owned(), index + 1, fault))?;
+        }
+        Ok(())
+    }
+
+    /// Reads one game (a repeat of a game read before is counted and skipped).
+    fn read_game(&mut self, game: &str, skip: u32) -> Result<(), GameFault> {
+        let rules = match header(game, "Variant") {
             Some("gladiator") => Rules::Gladiator,
             Some("brawl") => Rules::Brawl,
-            Some(other) => return Err(format!("game {}: variant {other} is not tuned", index + 1)),
-            None if game.trim().is_empty() => continue,
-            None => return Err(format!("game {}: no [Variant] header", index + 1)),
+            Some(other) => return Err(GameFault::Variant(other.to_owned())),
+            None if game.trim().is_empty() => return Ok(()),
+            None => return Err(GameFault::NoVariant),
         };
-        let white = match header("Result") {
+        let white = match header(game, "Result") {
             Some("1-0") => 1.0,
             Some("0-1") => 0.0,
             Some("1/2-1/2") => 0.5,
-            _ => continue, // unfinished or unknown: no label
+            _ => return Ok(()), // unfinished or unknown: no label
         };
-        let mut position = match header("FEN") {
-            Some(fen) => Position::from_fen(rules, fen)
-                .map_err(|e| format!("game {}: bad FEN: {}", index + 1, e))?,
+        let fen = header(game, "FEN");
+        let position = match fen {
+            Some(fen) => Position::from_fen(rules, fen).map_err(GameFault::Fen)?,
             None => Position::start(rules),
         };
-        *games += 1;
-        let out = if index % 10 == 9 {
-            &mut *held
-        } else {
-            &mut *fit
-        };
         let body = game.split("\n\n").skip(1).collect::<Vec<_>>().join(" ");
-        let mut words = body.split_whitespace().peekable();
-        let mut ply = 0;
-        let mut noisy = Vec::new();
-        while let Some(word) = words.next() {
-            // A turn is the comment after a move number (`3.` or `3...`).
-            let numbered = word.ends_with('.') && word.trim_end_matches('.').parse::<u32>().is_ok();
-            if !numbered {
-                continue;
-            }
-            let Some(token) = words
-                .next()
-                .and_then(|w| w.strip_prefix('{'))
-                .and_then(|w| w.strip_suffix('}'))
-            else {
-                return Err(format!("game {}: no turn after {word}", index + 1));
-            };
-            position.noisy(&mut noisy);
-            if ply >= skip
-                && noisy.is_empty()
-                && position.end().is_none()
-                && out.len() < MAX_POSITIONS
-            {
-                let result = match position.side_to_move() {
-                    quill::variant::Side::White => white,
-                    quill::variant::Side::Black => 1.0 - white,
-                };
-                out.push(Sample {
-                    terms: position.eval_terms(&WEIGHTS),
-                    pawns: position.pawn_difference(),
-                    position: position.clone(),
-                    result,
-                });
-            }
-            let turn = parse_move(token)
-                .ok_or_else(|| format!("game {}: '{token}' is not a turn", index + 1))
-                .and_then(|m| {
-                    position
-                        .parse_turn(&m)
-                        .map_err(|e| format!("game {}: '{token}': {}", index + 1, e))
-                })?;
-            position = position.play(turn);
-            ply += 1;
+        let moves = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !self
+            .seen
+            .insert(hash_of(&format!("{rules:?} {fen:?} {moves}")))
+        {
+            self.repeats += 1;
+            return Ok(());
         }
+        let held = hash_of(&format!("{rules:?} {fen:?}")) % 10 == 9;
+        let out = if held { &mut self.held } else { &mut self.fit };
+        replay(position, &moves, skip, white, self.games, out)?;
+        self.games += 1;
+        Ok(())
+    }
+}
+
+/// Replays a game's moves from `position`, keeping its quiet positions past `skip` plies
+/// labelled with White's result `white`.
+fn replay(
+    mut position: Position,
+    moves: &str,
+    skip: u32,
+    white: f64,
+    game: usize,
+    out: &mut Vec<Sample>,
+) -> Result<(), GameFault> {
+    let mut words = moves.split_whitespace();
+    let mut ply = 0;
+    let mut noisy = Vec::new();
+    while let Some(word) = words.next() {
+        // A turn is the comment after a move number (`3.` or `3...`).
+        let numbered = word.ends_with('.') && word.trim_end_matches('.').parse::<u32>().is_ok();
+        if !numbered {
+            continue;
+        }
+        let Some(token) = words
+            .next()
+            .and_then(|w| w.strip_prefix('{'))
+            .and_then(|w| w.strip_suffix('}'))
+        else {
+            return Err(GameFault::NoTurn(word.to_owned()));
+        };
+        position.noisy(&mut noisy);
+        if ply >= skip && noisy.is_empty() && position.end().is_none() && out.len() < MAX_POSITIONS
+        {
+            let result = match position.side_to_move() {
+                quill::variant::Side::White => white,
+                quill::variant::Side::Black => 1.0 - white,
+            };
+            out.push(Sample {
+                game,
+                terms: position.eval_terms(&WEIGHTS),
+                pawns: position.pawn_difference(),
+                position: position.clone(),
+                result,
+            });
+        }
+        let wire = parse_move(token).ok_or_else(|| GameFault::NotATurn(token.to_owned()))?;
+        let turn = position
+            .parse_turn(&wire)
+            .map_err(|e| GameFault::Refused(token.to_owned(), e))?;
+        position = position.play(turn);
+        ply += 1;
     }
     Ok(())
 }
@@ -180,6 +265,16 @@ fn error(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32, k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
+/// The pull toward the current weights: `λ·Σ((w − w₀)/100)²`.
+fn penalty(w: &[i32; EVAL_TERMS], centre: &[i32; EVAL_TERMS], lambda: f64) -> f64 {
+    let sum: f64 = w
+        .iter()
+        .zip(centre)
+        .map(|(a, b)| (f64::from(a - b) / 100.0).powi(2))
+        .sum();
+    lambda * sum
+}
+
 /// The `K` of the smallest error, by golden-section search over [0.05, 20].
 fn fit_k(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -196,36 +291,87 @@ fn fit_k(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
     (a + b) / 2.0
 }
 
-/// Local search: each weight ±step while the error falls, for steps 8, 4, 2, 1, each weight
-/// kept within `radius` of its value in `centre`.
-fn local_search(
+/// For each weight, the error's gradient (per centipawn) and its `z`: the per-game sums of
+/// the gradient, their mean over the games divided by its standard error. Games count
+/// alike, whatever their length, so that a long game's many similar positions do not pass for
+/// many independent witnesses.
+fn gradient(
     samples: &[Sample],
-    w: &mut [i32; EVAL_TERMS],
-    centre: &[i32; EVAL_TERMS],
-    radius: i32,
+    w: &[i32; EVAL_TERMS],
     tempo: i32,
     k: f64,
-) {
-    let mut best = error(samples, w, tempo, k);
-    for step in [8, 4, 2, 1] {
-        for _ in 0..MAX_PASSES {
-            let mut improved = false;
-            for i in 0..EVAL_TERMS {
-                for delta in [step, -step] {
-                    let mut trial = *w;
-                    trial[i] = (trial[i] + delta).clamp(centre[i] - radius, centre[i] + radius);
-                    if trial[i] == w[i] {
-                        continue;
-                    }
-                    let e = error(samples, &trial, tempo, k);
-                    if e < best {
-                        (best, *w) = (e, trial);
-                        improved = true;
-                        break;
+) -> ([f64; EVAL_TERMS], [f64; EVAL_TERMS]) {
+    let mut per_game: Vec<(usize, [f64; EVAL_TERMS])> = Vec::new();
+    let mut total = [0.0; EVAL_TERMS];
+    for s in samples {
+        let p = sigmoid(k * eval(s, w, tempo) / 400.0);
+        let d = 2.0 * (p - s.result) * p * (1.0 - p) * k / 400.0;
+        if per_game.last().is_none_or(|(g, _)| *g != s.game) {
+            per_game.push((s.game, [0.0; EVAL_TERMS]));
+        }
+        let (_, g) = per_game.last_mut().expect("pushed above");
+        for i in 0..EVAL_TERMS {
+            let term = d * f64::from(s.terms[i]);
+            g[i] += term;
+            total[i] += term;
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    let grad = total.map(|t| t / n);
+    let games = per_game.len() as f64;
+    let mut z = [0.0; EVAL_TERMS];
+    if games >= 2.0 {
+        for (i, z) in z.iter_mut().enumerate() {
+            let mean = per_game.iter().map(|(_, g)| g[i]).sum::<f64>() / games;
+            let var = per_game
+                .iter()
+                .map(|(_, g)| (g[i] - mean).powi(2))
+                .sum::<f64>()
+                / (games - 1.0);
+            let se = (var / games).sqrt();
+            *z = if se > 0.0 { mean / se } else { 0.0 };
+        }
+    }
+    (grad, z)
+}
+
+/// The settings of one round's weight search.
+struct Search<'a> {
+    samples: &'a [Sample],
+    centre: &'a [i32; EVAL_TERMS],
+    radius: i32,
+    lambda: f64,
+    tempo: i32,
+    k: f64,
+}
+
+impl Search<'_> {
+    /// The objective: the error plus the pull toward the centre.
+    fn objective(&self, w: &[i32; EVAL_TERMS]) -> f64 {
+        error(self.samples, w, self.tempo, self.k) + penalty(w, self.centre, self.lambda)
+    }
+
+    /// Moves each weight in `free` to the integer within `radius` of the centre that
+    /// minimises the objective, the others held, over and over until no weight moves.
+    fn line_search(&self, w: &mut [i32; EVAL_TERMS], free: &[bool; EVAL_TERMS]) {
+        for _ in 0..MAX_SWEEPS {
+            let mut moved = false;
+            for i in (0..EVAL_TERMS).filter(|&i| free[i]) {
+                let mut best = (self.objective(w), w[i]);
+                let mut trial = *w;
+                for v in self.centre[i] - self.radius..=self.centre[i] + self.radius {
+                    trial[i] = v;
+                    let e = self.objective(&trial);
+                    if e < best.0 {
+                        best = (e, v);
                     }
                 }
+                if best.1 != w[i] {
+                    w[i] = best.1;
+                    moved = true;
+                }
             }
-            if !improved {
+            if !moved {
                 break;
             }
         }
@@ -243,69 +389,92 @@ pub fn run_tune(args: &TuneArgs) -> ExitCode {
     }
 }
 
-fn tune(args: &TuneArgs) -> Result<(), String> {
+fn tune(args: &TuneArgs) -> Result<(), TuneError> {
     // The report is written at the end, in one piece; a closed stdout (`| head`) is no error.
     let mut out = String::new();
-    let report = fit(args, &mut out);
+    let report = read(args).and_then(|data| fit(args, data, &mut out));
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     report
 }
 
-fn fit(args: &TuneArgs, out: &mut String) -> Result<(), String> {
-    let (mut fit, mut held, mut games) = (Vec::new(), Vec::new(), 0);
+/// Reads every PGN file.
+fn read(args: &TuneArgs) -> Result<Data, TuneError> {
+    let mut data = Data::default();
     for path in &args.pgn {
-        let size = std::fs::metadata(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .len();
+        let io = |e| TuneError::Io(path.clone(), e);
+        let size = std::fs::metadata(path).map_err(io)?.len();
         if size > MAX_PGN_BYTES {
-            return Err(format!(
-                "{}: {size} bytes, more than the {MAX_PGN_BYTES} read",
-                path.display()
-            ));
+            return Err(TuneError::TooBig(path.clone(), size));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        read_games(&text, args.skip_plies, &mut fit, &mut held, &mut games)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        data.read(&text, args.skip_plies, path)?;
     }
-    if fit.is_empty() {
-        return Err("no quiet positions with a result in the games".to_owned());
+    if data.fit.is_empty() {
+        return Err(TuneError::NoPositions);
     }
+    Ok(data)
+}
+
+fn fit(args: &TuneArgs, mut data: Data, out: &mut String) -> Result<(), TuneError> {
     let _ = writeln!(
         out,
-        "{games} games: {} quiet positions to fit, {} held out (every tenth game)",
-        fit.len(),
-        held.len()
+        "{} games ({} repeats left out): {} quiet positions to fit, {} held out (a tenth of \
+         the openings)",
+        data.games,
+        data.repeats,
+        data.fit.len(),
+        data.held.len()
     );
     let tempo = WEIGHTS.tempo;
     let start = WEIGHTS.to_array();
-    let mut k = fit_k(&fit, &start, tempo);
+    let mut k = fit_k(&data.fit, &start, tempo);
     let _ = writeln!(
         out,
         "K = {k:.4}; error with the current weights: fit {:.6}, held out {:.6}",
-        error(&fit, &start, tempo, k),
-        error(&held, &start, tempo, k)
+        error(&data.fit, &start, tempo, k),
+        error(&data.held, &start, tempo, k)
     );
     let mut w = start;
+    let z0 = gradient(&data.fit, &start, tempo, k).1;
     for round in 1..=args.rounds {
         if round > 1 {
             let weights = EvalWeights::from_array(w, tempo);
-            for s in fit.iter_mut().chain(held.iter_mut()) {
+            for s in data.fit.iter_mut().chain(data.held.iter_mut()) {
                 s.terms = s.position.eval_terms(&weights);
             }
-            k = fit_k(&fit, &w, tempo);
+            k = fit_k(&data.fit, &w, tempo);
         }
-        local_search(&fit, &mut w, &start, args.radius, tempo, k);
+        let z = gradient(&data.fit, &w, tempo, k).1;
+        let free = z.map(|z| z.abs() >= args.min_z);
+        let search = Search {
+            samples: &data.fit,
+            centre: &start,
+            radius: args.radius,
+            lambda: args.lambda,
+            tempo,
+            k,
+        };
+        search.line_search(&mut w, &free);
         let _ = writeln!(
             out,
-            "round {round}: K = {k:.4}, error fit {:.6}, held out {:.6}",
-            error(&fit, &w, tempo, k),
-            error(&held, &w, tempo, k)
+            "round {round}: K = {k:.4}, {} weights free, error fit {:.6}, held out {:.6}",
+            free.iter().filter(|&&f| f).count(),
+            error(&data.fit, &w, tempo, k),
+            error(&data.held, &w, tempo, k)
         );
     }
-    let _ = writeln!(out, "{:<14} {:>8} {:>8}", "weight", "now", "fitted");
+    // z: how many standard errors the error's gradient at the current weights is from 0.
+    let _ = writeln!(
+        out,
+        "{:<14} {:>8} {:>8} {:>8}",
+        "weight", "now", "fitted", "z now"
+    );
     for (i, name) in EvalWeights::NAMES.iter().enumerate() {
-        let _ = writeln!(out, "{name:<14} {:>8} {:>8}", start[i], w[i]);
+        let _ = writeln!(out, "{name:<14} {:>8} {:>8} {:>8.2}", start[i], w[i], z0[i]);
     }
     let _ = writeln!(out, "{:#?}", EvalWeights::from_array(w, tempo));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -41,10 +41,58 @@ pub struct MatchConfig {
     pub shard: (u32, u32),
 }
 
+/// What is inconsistent in a [`MatchConfig`] (checked before a match starts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// Both seats carry this name.
+    SameNames(String),
+    /// Both seats are people.
+    TwoHumans,
+    /// A CECP seat (named) with a node limit.
+    CecpNodes(String),
+    /// A shard `I/N` without `I < N`.
+    Shard(u32, u32),
+    /// A match of no games.
+    NoGames,
+    /// A count beyond its maximum.
+    OverMaximum {
+        /// The command-line option that sets it, without `--`.
+        option: &'static str,
+        /// The value given.
+        value: u64,
+        /// Its maximum.
+        max: u64,
+    },
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::SameNames(name) => {
+                write!(f, "both seats are named '{name}'; give one a name=")
+            }
+            ConfigError::TwoHumans => f.write_str("two human seats: the referee needs an engine"),
+            ConfigError::CecpNodes(name) => write!(
+                f,
+                "seat {name}: CECP has no node limit (nodes= is for UCI engines)"
+            ),
+            ConfigError::Shard(i, n) => write!(f, "shard {i}/{n}: want I/N with I < N"),
+            ConfigError::NoGames => f.write_str("a match of 0 games"),
+            ConfigError::OverMaximum { option, value, max } => {
+                write!(f, "--{option} {value} is more than the maximum, {max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
 /// Why a match could not run.
 #[derive(Debug)]
 pub enum MatchError {
-    /// The configuration is inconsistent.
+    /// The configuration is inconsistent in itself.
+    Invalid(ConfigError),
+    /// The configuration is inconsistent (with a file, or with what the seats can do).
     Config(String),
     /// A seat cannot play (it does not start, or refuses an option).
     Seat(String),
@@ -57,6 +105,7 @@ pub enum MatchError {
 impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            MatchError::Invalid(e) => write!(f, "{e}"),
             MatchError::Config(m) | MatchError::Seat(m) => f.write_str(m),
             MatchError::Results(e) => write!(f, "{e}"),
             MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
@@ -65,6 +114,12 @@ impl std::fmt::Display for MatchError {
 }
 
 impl std::error::Error for MatchError {}
+
+impl From<ConfigError> for MatchError {
+    fn from(e: ConfigError) -> MatchError {
+        MatchError::Invalid(e)
+    }
+}
 
 impl From<results::Error> for MatchError {
     fn from(e: results::Error) -> MatchError {
@@ -89,43 +144,42 @@ impl MatchConfig {
         )
     }
 
+    /// Checks the configuration: the seats, the shard and every count against its maximum.
     pub(super) fn check(&self) -> Result<(), MatchError> {
+        self.check_seats()?;
+        self.check_counts()?;
+        Ok(())
+    }
+
+    /// Two seats with distinct names, at most one of them a person, and no node limit for a
+    /// CECP engine.
+    fn check_seats(&self) -> Result<(), ConfigError> {
         let [a, b] = &self.seats;
         if a.name() == b.name() {
-            return Err(MatchError::Config(format!(
-                "both seats are named '{}'; give one a name=",
-                a.name()
-            )));
+            return Err(ConfigError::SameNames(a.name().to_owned()));
         }
-        let humans = self
-            .seats
-            .iter()
-            .filter(|s| matches!(s, Seat::Human { .. }))
-            .count();
-        if humans == 2 {
-            return Err(MatchError::Config(
-                "two human seats: the referee needs an engine".into(),
-            ));
+        if self.seats.iter().all(|s| matches!(s, Seat::Human { .. })) {
+            return Err(ConfigError::TwoHumans);
         }
         for s in &self.seats {
             if let Seat::Engine(e) = s
                 && e.dialect == seat::Dialect::Cecp
                 && e.limits.nodes.is_some()
             {
-                return Err(MatchError::Config(format!(
-                    "seat {}: CECP has no node limit (nodes= is for UCI engines)",
-                    e.name
-                )));
+                return Err(ConfigError::CecpNodes(e.name.clone()));
             }
         }
-        if self.shard.1 == 0 || self.shard.0 >= self.shard.1 {
-            return Err(MatchError::Config(format!(
-                "shard {}/{}: want I/N with I < N",
-                self.shard.0, self.shard.1
-            )));
+        Ok(())
+    }
+
+    /// A shard `I/N` with `I < N`, at least one game, and every count within its maximum.
+    fn check_counts(&self) -> Result<(), ConfigError> {
+        let (shard, shards) = self.shard;
+        if shards == 0 || shard >= shards {
+            return Err(ConfigError::Shard(shard, shards));
         }
         if self.games == 0 {
-            return Err(MatchError::Config("a match of 0 games".into()));
+            return Err(ConfigError::NoGames);
         }
         let caps = [
             ("games", u64::from(self.games), u64::from(MAX_GAMES)),
@@ -155,14 +209,10 @@ impl MatchConfig {
                 MAX_MOVE_TIMEOUT,
             ),
         ];
-        for (what, value, max) in caps {
-            if value > max {
-                return Err(MatchError::Config(format!(
-                    "--{what} {value} is more than the maximum, {max}"
-                )));
-            }
+        match caps.into_iter().find(|&(_, value, max)| value > max) {
+            Some((option, value, max)) => Err(ConfigError::OverMaximum { option, value, max }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Refuses a resumed file holding a record that is not of this match: a game number

@@ -48,7 +48,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::variant::Variant;
 
-pub use config::{MatchConfig, MatchError};
+pub use config::{ConfigError, MatchConfig, MatchError};
 use files::clean_pgn;
 pub use files::read_openings;
 use game::{Adjudication, GameReport, GameSetup, Opening, Terminal};

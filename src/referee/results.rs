@@ -12,150 +12,19 @@
 //! line.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+mod error;
 mod line;
 
+pub use error::{Error, LineFault};
 use line::sanitize;
-pub use line::{BadResult, GameRecord, GameResult, valid_name};
+pub use line::{BadResult, GameRecord, GameResult, RecordError, valid_name};
 
 /// The first token pair of every results file (the format's name and version).
 pub const HEADER: &str = "quill-results 1";
-
-/// What went wrong with a results file; each names the file, and the line where there is one.
-#[derive(Debug)]
-pub enum Error {
-    /// The operating system refused (an existing file on create, a full disk …).
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The system's error.
-        source: io::Error,
-    },
-    /// The first line is not `quill-results 1` (an empty file, another format, a torn
-    /// header).
-    BadHeader {
-        /// The file.
-        path: PathBuf,
-        /// The first line as found (possibly cut).
-        found: String,
-    },
-    /// A complete line that is not a game line.
-    BadLine {
-        /// The file.
-        path: PathBuf,
-        /// The line number, from 1.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A game index recorded twice in a file: a game would have been played twice.
-    Duplicate {
-        /// The file.
-        path: PathBuf,
-        /// The line of the second record, from 1.
-        line: usize,
-        /// The line of the first record, from 1.
-        first_line: usize,
-        /// The game index.
-        game: u32,
-    },
-    /// A game about to be appended is recorded already.
-    AlreadyRecorded {
-        /// The file.
-        path: PathBuf,
-        /// The line of the record, from 1.
-        line: usize,
-        /// The game index.
-        game: u32,
-    },
-    /// A record that cannot be written (a bad name or opening token).
-    BadRecord {
-        /// The file.
-        path: PathBuf,
-        /// The game index.
-        game: u32,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Two shards of one match disagree about a game.
-    Conflict {
-        /// The game index.
-        game: u32,
-        /// The file of the first record.
-        first: PathBuf,
-        /// The file of the other.
-        second: PathBuf,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Error::BadHeader { path, found } if found.is_empty() => write!(
-                f,
-                "{}:1: the file is empty or its header line is torn (a crash while the match \
-                 started?): resume it with --resume, or remove it",
-                path.display()
-            ),
-            Error::BadHeader { path, found } => write!(
-                f,
-                "{}:1: not a results file: the first line should start with '{HEADER}', got \
-                 '{}'; give another --results file, or move this one away",
-                path.display(),
-                found.escape_debug()
-            ),
-            Error::BadLine { path, line, reason } => {
-                write!(f, "{}:{line}: {reason}", path.display())
-            }
-            Error::Duplicate {
-                path,
-                line,
-                first_line,
-                game,
-            } => write!(
-                f,
-                "{}:{line}: game {game} is already recorded on line {first_line}",
-                path.display()
-            ),
-            Error::AlreadyRecorded { path, line, game } => write!(
-                f,
-                "{}:{line}: game {game} is recorded already; it is not appended again",
-                path.display()
-            ),
-            Error::BadRecord { path, game, reason } => {
-                write!(
-                    f,
-                    "{}: game {game} cannot be recorded: {reason}",
-                    path.display()
-                )
-            }
-            Error::Conflict {
-                game,
-                first,
-                second,
-            } => write!(
-                f,
-                "game {game} is recorded differently in {} and {}",
-                first.display(),
-                second.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
 
 /// A results file open for appending.
 #[derive(Debug)]
@@ -363,9 +232,7 @@ fn check_size(path: &Path, size: u64) -> Result<(), Error> {
         return Err(Error::BadLine {
             path: path.to_owned(),
             line: 1,
-            reason: format!(
-                "the file has {size} bytes, more than a results file may ({MAX_RESULTS_BYTES})"
-            ),
+            reason: LineFault::FileTooBig { size },
         });
     }
     Ok(())
@@ -421,19 +288,16 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
     let body = &body[..body.len().saturating_sub(1)];
     for (i, raw) in body.iter().enumerate() {
         let line = i + 2;
-        let bad = |reason: String| Error::BadLine {
+        let bad = |reason: LineFault| Error::BadLine {
             path: path.to_owned(),
             line,
             reason,
         };
         if raw.len() > MAX_RESULTS_LINE {
-            return Err(bad(format!(
-                "a line of {} bytes; no record is longer than {MAX_RESULTS_LINE}",
-                raw.len()
-            )));
+            return Err(bad(LineFault::TooLong { bytes: raw.len() }));
         }
-        let text = std::str::from_utf8(strip_cr(raw)).map_err(|_| bad("not UTF-8".to_owned()))?;
-        let record = GameRecord::parse_line(text).map_err(bad)?;
+        let text = std::str::from_utf8(strip_cr(raw)).map_err(|_| bad(LineFault::NotUtf8))?;
+        let record = GameRecord::parse_line(text).map_err(|e| bad(LineFault::Record(e)))?;
         if let Some(&first_line) = parsed.lines.get(&record.game) {
             return Err(Error::Duplicate {
                 path: path.to_owned(),
@@ -449,185 +313,4 @@ fn parse_file(path: &Path, bytes: &[u8]) -> Result<Parsed, Error> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A fresh path in the system's temporary directory.
-    fn temp_path(name: &str) -> PathBuf {
-        let path =
-            std::env::temp_dir().join(format!("quill-results-{}-{name}.txt", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
-    /// A record of game `game` between `quill` and `other-1.2`, colours alternating.
-    pub(crate) fn record(game: u32, result: GameResult) -> GameRecord {
-        GameRecord {
-            game,
-            pair: game / 2,
-            white: if game.is_multiple_of(2) {
-                "quill"
-            } else {
-                "other-1.2"
-            }
-            .to_owned(),
-            black: if game.is_multiple_of(2) {
-                "other-1.2"
-            } else {
-                "quill"
-            }
-            .to_owned(),
-            result,
-            plies: 40 + game,
-            opening: format!("seed:7:{}", game / 2),
-            reason: "Black has no footmen left".to_owned(),
-        }
-    }
-
-    #[test]
-    fn append_then_resume() {
-        let path = temp_path("resume");
-        let mut f = ResultsFile::create(&path, "seed=7 cmd=quill match a b").unwrap();
-        f.append(&record(0, GameResult::WhiteWins)).unwrap();
-        f.append(&record(1, GameResult::Draw)).unwrap();
-        assert!(matches!(
-            f.append(&record(1, GameResult::Draw)),
-            Err(Error::AlreadyRecorded {
-                game: 1,
-                line: 3,
-                ..
-            })
-        ));
-        let mut bad = record(2, GameResult::Draw);
-        bad.white = "two words".to_owned();
-        assert!(matches!(f.append(&bad), Err(Error::BadRecord { .. })));
-        drop(f);
-        assert!(ResultsFile::create(&path, "").is_err(), "never overwritten");
-
-        let (mut f, games) = ResultsFile::open_resume(&path).unwrap();
-        assert_eq!(f.header_extra(), "seed=7 cmd=quill match a b");
-        assert_eq!(
-            games,
-            vec![
-                record(0, GameResult::WhiteWins),
-                record(1, GameResult::Draw)
-            ]
-        );
-        f.append(&record(2, GameResult::BlackWins)).unwrap();
-        assert!(matches!(
-            f.append(&record(0, GameResult::Draw)),
-            Err(Error::AlreadyRecorded { line: 2, .. })
-        ));
-        assert_eq!(read_all(&path).unwrap().len(), 3);
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn a_torn_last_line_is_cut_away() {
-        let path = temp_path("torn");
-        let mut f = ResultsFile::create(&path, "").unwrap();
-        f.append(&record(0, GameResult::WhiteWins)).unwrap();
-        drop(f);
-        let good_len = std::fs::metadata(&path).unwrap().len();
-        // A crash in the middle of writing game 1.
-        let torn = record(1, GameResult::Draw).to_string();
-        let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
-        raw.write_all(&torn.as_bytes()[..20]).unwrap();
-        drop(raw);
-
-        assert_eq!(read_all(&path).unwrap().len(), 1, "reading ignores it");
-        let (mut f, games) = ResultsFile::open_resume(&path).unwrap();
-        assert_eq!(games.len(), 1);
-        assert_eq!(std::fs::metadata(&path).unwrap().len(), good_len, "cut off");
-        f.append(&record(1, GameResult::Draw)).unwrap();
-        drop(f);
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text.lines().count(), 3);
-        assert_eq!(read_all(&path).unwrap()[1], record(1, GameResult::Draw));
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn an_overlong_line_is_refused_unparsed() {
-        let path = temp_path("overlong");
-        let good = record(0, GameResult::WhiteWins).to_string();
-        let long = "x".repeat(MAX_RESULTS_LINE + 1);
-        std::fs::write(&path, format!("{HEADER}\n{good}\n{long}\n")).unwrap();
-        let err = read_all(&path).unwrap_err();
-        assert!(matches!(err, Error::BadLine { line: 3, .. }), "{err}");
-        assert!(err.to_string().contains("a line of 65537 bytes"), "{err}");
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn damage_is_an_error_naming_the_line() {
-        let path = temp_path("damage");
-        let good = record(0, GameResult::WhiteWins).to_string();
-        std::fs::write(&path, format!("{HEADER}\n{good}\ngarbage\n")).unwrap();
-        let err = ResultsFile::open_resume(&path).unwrap_err();
-        assert!(matches!(err, Error::BadLine { line: 3, .. }), "{err}");
-        assert!(err.to_string().contains(":3: "), "{err}");
-
-        std::fs::write(&path, format!("{HEADER}\n{good}\n{good}\n")).unwrap();
-        let err = read_all(&path).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::Duplicate {
-                    line: 3,
-                    first_line: 2,
-                    game: 0,
-                    ..
-                }
-            ),
-            "{err}"
-        );
-
-        for header in ["", "quill-results 2\n", "quill-results 1x\n", "quill-resu"] {
-            std::fs::write(&path, header).unwrap();
-            assert!(
-                matches!(read_all(&path), Err(Error::BadHeader { .. })),
-                "{header:?}"
-            );
-        }
-        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
-        assert_eq!(read_all(&path).unwrap(), vec![]);
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn crlf_endings_are_not_part_of_the_header_or_the_records() {
-        let path = temp_path("crlf");
-        let good = record(0, GameResult::WhiteWins);
-        std::fs::write(&path, format!("{HEADER} seed=7\r\n{good}\r\n")).unwrap();
-        let (mut f, games) = ResultsFile::open_resume(&path).unwrap();
-        assert_eq!(f.header_extra(), "seed=7");
-        assert_eq!(games, vec![good]);
-        f.append(&record(1, GameResult::Draw)).unwrap();
-        assert_eq!(read_all(&path).unwrap().len(), 2);
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn an_empty_or_torn_header_restarts_only_for_its_own_match() {
-        let path = temp_path("torn-header");
-        let full = format!("{HEADER} seed=7 a=x\n");
-        for cut in [0, 5, full.len() - 1] {
-            std::fs::write(&path, &full[..cut]).unwrap();
-            let err = ResultsFile::open_resume(&path).unwrap_err();
-            assert!(matches!(err, Error::BadHeader { .. }), "{cut}: {err}");
-            let (mut f, games) =
-                ResultsFile::open_resume_or_restart(&path, Some("seed=7 a=x")).unwrap();
-            assert!(games.is_empty());
-            f.append(&record(0, GameResult::Draw)).unwrap();
-            drop(f);
-            let text = std::fs::read_to_string(&path).unwrap();
-            assert!(text.starts_with(&full), "{cut}: {text:?}");
-            assert_eq!(read_all(&path).unwrap().len(), 1);
-        }
-        // Another match's torn header is not taken over.
-        std::fs::write(&path, &full[..full.len() - 2]).unwrap();
-        assert!(ResultsFile::open_resume_or_restart(&path, Some("seed=8 a=x")).is_err());
-        std::fs::remove_file(&path).unwrap();
-    }
-}
+mod tests;

@@ -38,10 +38,10 @@ pub struct EvalWeights {
 
 /// The evaluation's weights.
 pub const WEIGHTS: EvalWeights = EvalWeights {
-    power: [0, 6, 6, 9, 14, 4],
-    unpowered: -10,
-    target: 4,
-    attack: 6,
+    power: [0, 11, 8, 13, 15, 5],
+    unpowered: -15,
+    target: 3,
+    attack: 5,
     last_pawns: [-200, -80, -20],
     tempo: 10,
 };

@@ -133,18 +133,18 @@ impl GameRecord {
     /// Checks the fields that have a syntax: both names, and the opening token.
     ///
     /// # Errors
-    /// A message naming the bad field.
-    pub fn check(&self) -> Result<(), String> {
-        for (seat, name) in [("white", &self.white), ("black", &self.black)] {
+    /// [`RecordError::BadName`] or [`RecordError::BadOpening`], naming the bad field.
+    pub fn check(&self) -> Result<(), RecordError> {
+        for (seat, name) in [(Side::White, &self.white), (Side::Black, &self.black)] {
             if !valid_name(name) {
-                return Err(format!("{seat} name '{name}' is not [A-Za-z0-9._+-]+"));
+                return Err(RecordError::BadName {
+                    seat,
+                    name: name.clone(),
+                });
             }
         }
         if self.opening.is_empty() || self.opening.chars().any(char::is_whitespace) {
-            return Err(format!(
-                "opening '{}' must be one token without whitespace",
-                self.opening
-            ));
+            return Err(RecordError::BadOpening(self.opening.clone()));
         }
         Ok(())
     }
@@ -152,17 +152,57 @@ impl GameRecord {
     /// Parses a game line (without its newline).
     ///
     /// # Errors
-    /// A message saying what was expected.
-    pub fn parse_line(line: &str) -> Result<GameRecord, String> {
+    /// [`RecordError::NotAGameLine`], which says what was expected.
+    pub fn parse_line(line: &str) -> Result<GameRecord, RecordError> {
         match game_line(line) {
             Ok((_, record)) => Ok(record),
-            Err(_) => Err(format!(
-                "not a game line (game=N pair=N white=NAME black=NAME result=R plies=N \
-                 opening=ID reason=TEXT): '{line}'"
-            )),
+            Err(_) => Err(RecordError::NotAGameLine(line.to_owned())),
         }
     }
 }
+
+/// What is wrong with a game record or a game line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordError {
+    /// A seat name outside [`valid_name`]'s alphabet.
+    BadName {
+        /// The seat's colour.
+        seat: Side,
+        /// The name.
+        name: String,
+    },
+    /// An opening id that is empty or holds whitespace.
+    BadOpening(String),
+    /// A line that does not parse as a game line.
+    NotAGameLine(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::BadName { seat, name } => {
+                let seat = match seat {
+                    Side::White => "white",
+                    Side::Black => "black",
+                };
+                write!(f, "{seat} name '{name}' is not [A-Za-z0-9._+-]+")
+            }
+            RecordError::BadOpening(opening) => {
+                write!(
+                    f,
+                    "opening '{opening}' must be one token without whitespace"
+                )
+            }
+            RecordError::NotAGameLine(line) => write!(
+                f,
+                "not a game line (game=N pair=N white=NAME black=NAME result=R plies=N \
+                 opening=ID reason=TEXT): '{line}'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 /// Prints the game line, without its newline. Control characters in the reason (a newline
 /// above all) are written as spaces, so a line always stays one line.
