@@ -12,15 +12,15 @@ use crate::search::Limits;
 use crate::variant::{Side, Variant};
 
 /// One benchmark position.
-pub struct BenchPosition {
+pub(crate) struct BenchPosition {
     /// The variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// The FEN (`None`: the start position).
-    pub fen: Option<&'static str>,
+    pub(crate) fen: Option<&'static str>,
 }
 
 /// The positions: the start of every variant and a few from play.
-pub const POSITIONS: &[BenchPosition] = &[
+pub(crate) const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         variant: Variant::Apocalypse,
         fen: None,

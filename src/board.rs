@@ -160,7 +160,7 @@ impl std::error::Error for FenError {}
 ///
 /// # Errors
 /// The first bad rank or piece.
-pub fn read_board(
+pub(crate) fn read_board(
     geometry: &Geometry,
     field: &str,
     mut place: impl FnMut(Square, char) -> Result<(), FenError>,
@@ -217,7 +217,7 @@ pub fn read_board(
 ///
 /// # Errors
 /// When there is no field or more than `max`.
-pub fn fen_fields(fen: &str, max: usize) -> Result<Vec<&str>, FenError> {
+pub(crate) fn fen_fields(fen: &str, max: usize) -> Result<Vec<&str>, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.is_empty() || fields.len() > max {
         return Err(FenError::FieldCount {
@@ -229,7 +229,7 @@ pub fn fen_fields(fen: &str, max: usize) -> Result<Vec<&str>, FenError> {
 }
 
 /// The squares of a bitboard, lowest index first.
-pub fn bits(mut board: u64) -> impl Iterator<Item = u8> {
+pub(crate) fn bits(mut board: u64) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
         (board != 0).then(|| {
             let sq = board.trailing_zeros() as u8;
@@ -242,13 +242,13 @@ pub fn bits(mut board: u64) -> impl Iterator<Item = u8> {
 /// FEN fields 2 to 6, which every variant reads alike: side to move, castling and en passant
 /// (always `-` here), a halfmove-style counter and the move (or turn) number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FenTail {
+pub(crate) struct FenTail {
     /// The side to move.
-    pub side: Side,
+    pub(crate) side: Side,
     /// Field 5.
-    pub counter: u32,
+    pub(crate) counter: u32,
     /// Field 6, at least 1.
-    pub number: u32,
+    pub(crate) number: u32,
 }
 
 /// Reads FEN fields 2 to 6 (`fields` holds all the FEN's fields, board first); missing ones
@@ -256,7 +256,7 @@ pub struct FenTail {
 ///
 /// # Errors
 /// The first bad field.
-pub fn fen_tail(fields: &[&str], sealed: bool) -> Result<FenTail, FenError> {
+pub(crate) fn fen_tail(fields: &[&str], sealed: bool) -> Result<FenTail, FenError> {
     let side = match fields.get(1) {
         None | Some(&"w") => Side::White,
         Some(&"b") if !sealed => Side::Black,
@@ -291,7 +291,7 @@ pub fn fen_tail(fields: &[&str], sealed: bool) -> Result<FenTail, FenError> {
 
 /// Draws a board: ranks from the top down, each line ` R  x x x`, holes as blanks, then the
 /// file letters.
-pub fn diagram(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
+pub(crate) fn diagram(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
     let mut out = String::new();
     for rank in (1..=u16::from(geometry.ranks())).rev() {
         let _ = write!(out, "{rank:>2} ");
@@ -317,7 +317,7 @@ pub fn diagram(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> S
 
 /// Writes a FEN board field: ranks from the top down separated by `/`, runs of empty squares
 /// as decimal counts, holes as `*`.
-pub fn board_text(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
+pub(crate) fn board_text(geometry: &Geometry, piece: impl Fn(Square) -> Option<char>) -> String {
     let mut out = String::new();
     for rank in (1..=u16::from(geometry.ranks())).rev() {
         let mut empty = 0;

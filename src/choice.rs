@@ -9,22 +9,22 @@ use crate::search;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     /// The move to play.
-    pub mv: WireMove,
+    pub(crate) mv: WireMove,
     /// The mixed strategy it was drawn from: each move with its probability (support only).
-    pub strategy: Vec<(WireMove, f64)>,
+    pub(crate) strategy: Vec<(WireMove, f64)>,
     /// Expected payoff for the player who moves, 0 (loss) … 1 (win).
-    pub value: f64,
+    pub(crate) value: f64,
     /// The score as a protocol reports it, from the mover's side.
-    pub score: Score,
+    pub(crate) score: Score,
     /// Positions evaluated.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Search depth in turns.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Microseconds spent.
-    pub micros: u64,
+    pub(crate) micros: u64,
     /// The principal line as turns, printed only by the session (in a sealed game joint
     /// turns: this move with the opponent's most likely one, then each side's most likely).
-    pub pv: Vec<Turn>,
+    pub(crate) pv: Vec<Turn>,
 }
 
 /// A score from the mover's side, as both protocols report it.
@@ -41,7 +41,7 @@ pub enum Score {
 impl Score {
     /// A score of the alternating search ([`search::WIN`] minus the plies to the end for a
     /// won game).
-    pub fn from_search(score: i32) -> Score {
+    pub(crate) fn from_search(score: i32) -> Score {
         if score.abs() < search::MATE_BOUND {
             return Score::Cp(score);
         }
@@ -51,7 +51,7 @@ impl Score {
     }
 
     /// A payoff of the sealed search (0 … 1 for the mover) decided at `depth` joint turns.
-    pub fn from_value(value: f64, depth: u32) -> Score {
+    pub(crate) fn from_value(value: f64, depth: u32) -> Score {
         let depth = i32::try_from(depth).unwrap_or(i32::MAX).max(1);
         if value >= 1.0 {
             Score::Mate(depth)
@@ -62,7 +62,7 @@ impl Score {
         }
     }
 
-    /// The centipawns of a score, a won or lost game counted as ±[`search::WIN`] (for
+    /// The centipawns of a score, a won or lost game counted as ±`search::WIN` (for
     /// comparisons and adjudication).
     pub fn centipawns(self) -> i32 {
         match self {

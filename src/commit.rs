@@ -8,21 +8,21 @@
 use sha2::{Digest, Sha256};
 
 /// Prefix of every committed message; the version lets the layout change without ambiguity.
-pub const DOMAIN: &str = "quill-sealed-v1";
+pub(crate) const DOMAIN: &str = "quill-sealed-v1";
 
 /// A commitment to a move: the digest that is shown first, and the opening shown later.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Commitment {
+pub(crate) struct Commitment {
     /// The move as revealed.
-    pub mv: String,
+    pub(crate) mv: String,
     /// 64 lowercase hex digits.
-    pub nonce: String,
+    pub(crate) nonce: String,
     /// 64 lowercase hex digits of SHA-256.
-    pub digest: String,
+    pub(crate) digest: String,
 }
 
 /// Computes the commitment digest of a move and nonce.
-pub fn digest(mv: &str, nonce: &str) -> String {
+pub(crate) fn digest(mv: &str, nonce: &str) -> String {
     let hash = Sha256::digest(format!("{DOMAIN}:{mv}:{nonce}").as_bytes());
     hex(&hash)
 }
@@ -31,7 +31,7 @@ pub fn digest(mv: &str, nonce: &str) -> String {
 ///
 /// # Errors
 /// Fails when the operating system gives no random bytes.
-pub fn commit(mv: &str) -> Result<Commitment, getrandom::Error> {
+pub(crate) fn commit(mv: &str) -> Result<Commitment, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
     let nonce = hex(&bytes);

@@ -11,7 +11,7 @@ use crate::rules::{PlyError, Rules, XboardCodec, XboardSetup};
 use crate::variant::{Side, Variant};
 use crate::variants::{apocalypse, gladiator, pagan};
 
-pub use crate::board::board_text;
+pub(crate) use crate::board::board_text;
 pub use crate::rules::{End, GameError, Outcome, Penalty};
 
 /// A position of any variant.
@@ -84,7 +84,7 @@ impl Game {
     }
 
     /// The variant.
-    pub fn variant(&self) -> Variant {
+    pub(crate) fn variant(&self) -> Variant {
         each!(self, p => p.variant())
     }
 
@@ -105,7 +105,7 @@ impl Game {
 
     /// The alternating search's key of the position ([`crate::search::Searchable::key`]);
     /// `None` in a sealed game.
-    pub fn search_key(&self) -> Option<u64> {
+    pub(crate) fn search_key(&self) -> Option<u64> {
         each!(self, p => p.search_key())
     }
 
@@ -113,7 +113,7 @@ impl Game {
     /// starts at `self` and plays `turns`, before the last turn: the start position first,
     /// the position reached by the last turn left out. Empty for a sealed game; stops at the
     /// first turn that cannot be played.
-    pub fn search_keys(&self, turns: &[Turn]) -> Vec<u64> {
+    pub(crate) fn search_keys(&self, turns: &[Turn]) -> Vec<u64> {
         let mut keys = Vec::with_capacity(turns.len());
         let mut game = self.clone();
         for turn in turns {
@@ -156,7 +156,7 @@ impl Game {
     }
 
     /// The legal turns, in the notation of `position … moves`.
-    pub fn legal_turns(&self) -> Vec<Turn> {
+    pub(crate) fn legal_turns(&self) -> Vec<Turn> {
         match self.side_to_move() {
             Some(side) => self
                 .legal_moves(side)
@@ -179,7 +179,7 @@ impl Game {
     }
 
     /// [`Game::perft`] that gives up (`None`) soon after `stop` is set.
-    pub fn perft_until(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    pub(crate) fn perft_until(&self, depth: u32, stop: &AtomicBool) -> Option<u64> {
         each!(self, p => crate::perft::perft(p, depth, stop))
     }
 
@@ -190,7 +190,11 @@ impl Game {
     }
 
     /// [`Game::perft_divide`] that gives up (`None`) soon after `stop` is set.
-    pub fn perft_divide_until(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+    pub(crate) fn perft_divide_until(
+        &self,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
         if depth == 0 {
             return Some(Vec::new());
         }
@@ -220,18 +224,18 @@ impl Game {
     }
 
     /// A text diagram of the board.
-    pub fn diagram(&self) -> String {
+    pub(crate) fn diagram(&self) -> String {
         each!(self, p => p.diagram())
     }
 
     /// The FEN letter of the piece on a square (upper case White), `None` when it is empty or
     /// not on the board.
-    pub fn piece_at(&self, sq: Square) -> Option<char> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<char> {
         each!(self, p => p.piece_at(sq))
     }
 
     /// Extra status lines of `d` after `Fen:` (penalties of a sealed game).
-    pub fn status_lines(&self) -> Vec<String> {
+    pub(crate) fn status_lines(&self) -> Vec<String> {
         each!(self, p => p.status_lines())
     }
 
@@ -239,7 +243,7 @@ impl Game {
     ///
     /// # Errors
     /// Why the ply cannot begin a legal turn.
-    pub fn read_p1(&self, p1: &WireMove) -> Result<WireMove, PlyError> {
+    pub(crate) fn read_p1(&self, p1: &WireMove) -> Result<WireMove, PlyError> {
         if let Some(outcome) = self.outcome() {
             return Err(PlyError::GameOver(outcome));
         }
@@ -248,7 +252,7 @@ impl Game {
 
     /// The middle XBoard ply after a partial turn, with why it is that one
     /// ([`XboardCodec::p2`]).
-    pub fn p2(&self, partial: &WireMove) -> (WireMove, String) {
+    pub(crate) fn p2(&self, partial: &WireMove) -> (WireMove, String) {
         each!(self, p => p.p2(partial))
     }
 
@@ -257,19 +261,19 @@ impl Game {
     ///
     /// # Errors
     /// Why the third ply cannot end the turn.
-    pub fn complete(&self, partial: &WireMove, p3: &WireMove) -> Result<WireMove, PlyError> {
+    pub(crate) fn complete(&self, partial: &WireMove, p3: &WireMove) -> Result<WireMove, PlyError> {
         each!(self, p => p.complete(partial, p3))
     }
 
     /// The engine's own turn as its first and third XBoard plies ([`XboardCodec::split`]).
-    pub fn split(&self, turn: &WireMove) -> Option<(String, String)> {
+    pub(crate) fn split(&self, turn: &WireMove) -> Option<(String, String)> {
         each!(self, p => p.split(turn))
     }
 }
 
 impl Variant {
     /// XBoard's `setup` tables for the variant, as its module states them.
-    pub fn xboard(self) -> XboardSetup {
+    pub(crate) fn xboard(self) -> XboardSetup {
         match self {
             Variant::Apocalypse => apocalypse::Position::setup(apocalypse::Rules::Seed),
             Variant::ApocalypseClassic => apocalypse::Position::setup(apocalypse::Rules::Classic),
@@ -280,22 +284,22 @@ impl Variant {
     }
 
     /// XBoard's piece-to-character table for `setup` ([`XboardSetup::piece_to_char`]).
-    pub fn piece_to_char(self) -> &'static str {
+    pub(crate) fn piece_to_char(self) -> &'static str {
         self.xboard().piece_to_char
     }
 
     /// The holdings size and parent variant XBoard's `setup` names ([`XboardSetup::parent`]).
-    pub fn xboard_parent(self) -> &'static str {
+    pub(crate) fn xboard_parent(self) -> &'static str {
         self.xboard().parent
     }
 
     /// Whether XBoard is shown each turn as three plies ([`XboardSetup::plies`]).
-    pub fn xboard_plies(self) -> bool {
+    pub(crate) fn xboard_plies(self) -> bool {
         self.xboard().plies
     }
 
     /// Moves of the pieces XBoard can describe ([`XboardSetup::betza`]).
-    pub fn betza(self) -> &'static [(char, &'static str)] {
+    pub(crate) fn betza(self) -> &'static [(char, &'static str)] {
         self.xboard().betza
     }
 }

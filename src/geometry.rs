@@ -9,7 +9,7 @@ use nom::character::complete::{digit1, satisfy};
 use nom::combinator::map;
 
 /// Largest number of files or ranks a board may have.
-pub const MAX_SIDE: u8 = 16;
+pub(crate) const MAX_SIDE: u8 = 16;
 
 /// A square as written on the wire: a file letter `a`..`z` and a decimal rank.
 ///
@@ -18,9 +18,9 @@ pub const MAX_SIDE: u8 = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
     /// File index, `a` = 0 … `z` = 25.
-    pub file: u8,
+    pub(crate) file: u8,
     /// Rank as written (1-based; 0 and very large ranks parse but lie off every board).
-    pub rank: u16,
+    pub(crate) rank: u16,
 }
 
 impl Square {
@@ -39,7 +39,7 @@ impl fmt::Display for Square {
 /// Parses a square: one letter `a`..`z`, then decimal digits. A rank too large for `u16`, or
 /// written with a leading zero (`a02` names no square), becomes `u16::MAX`, which keeps it off
 /// every board.
-pub fn square(input: &str) -> IResult<&str, Square> {
+pub(crate) fn square(input: &str) -> IResult<&str, Square> {
     map(
         (satisfy(|c| c.is_ascii_lowercase()), digit1),
         |(file, digits): (char, &str)| Square {
@@ -69,7 +69,7 @@ impl Geometry {
     /// # Panics
     /// Panics when a side is 0 or larger than [`MAX_SIDE`] (a programming error: geometries
     /// are constants of the variants).
-    pub const fn new(files: u8, ranks: u8) -> Geometry {
+    pub(crate) const fn new(files: u8, ranks: u8) -> Geometry {
         assert!(files >= 1 && files <= MAX_SIDE && ranks >= 1 && ranks <= MAX_SIDE);
         Geometry {
             files,
@@ -79,7 +79,7 @@ impl Geometry {
     }
 
     /// Returns this geometry with the given squares made holes.
-    pub fn with_holes(mut self, holes: &[Square]) -> Geometry {
+    pub(crate) fn with_holes(mut self, holes: &[Square]) -> Geometry {
         for &sq in holes {
             if let Some(i) = self.index(sq) {
                 self.holes[i / 64] |= 1 << (i % 64);
@@ -89,18 +89,18 @@ impl Geometry {
     }
 
     /// Number of files.
-    pub const fn files(&self) -> u8 {
+    pub(crate) const fn files(&self) -> u8 {
         self.files
     }
 
     /// Number of ranks.
-    pub const fn ranks(&self) -> u8 {
+    pub(crate) const fn ranks(&self) -> u8 {
         self.ranks
     }
 
     /// Index of a square inside the rectangle (`rank-1` * files + file), holes included;
     /// `None` off the rectangle.
-    pub fn index(&self, sq: Square) -> Option<usize> {
+    pub(crate) fn index(&self, sq: Square) -> Option<usize> {
         if sq.file < self.files && sq.rank >= 1 && sq.rank <= u16::from(self.ranks) {
             Some(usize::from(sq.rank - 1) * usize::from(self.files) + usize::from(sq.file))
         } else {
@@ -115,7 +115,7 @@ impl Geometry {
     }
 
     /// Whether the square exists: inside the rectangle and not a hole.
-    pub fn contains(&self, sq: Square) -> bool {
+    pub(crate) fn contains(&self, sq: Square) -> bool {
         self.index(sq).is_some_and(|i| !self.is_hole_index(i))
     }
 

@@ -110,7 +110,7 @@ fn leg(input: &str) -> IResult<&str, Leg> {
 
 /// Parses a move (without requiring the end of input after it). `@@@@`, XBoard's null move, is
 /// read as the pass.
-pub fn wire_move(input: &str) -> IResult<&str, WireMove> {
+pub(crate) fn wire_move(input: &str) -> IResult<&str, WireMove> {
     alt((
         value(WireMove::Pass, alt((tag("0000"), tag("@@@@")))),
         map(
@@ -132,7 +132,7 @@ pub fn wire_move(input: &str) -> IResult<&str, WireMove> {
 }
 
 /// Parses a turn: a move, or two moves joined by `|` (without requiring the end of input).
-pub fn turn(input: &str) -> IResult<&str, Turn> {
+pub(crate) fn turn(input: &str) -> IResult<&str, Turn> {
     map(
         (wire_move, opt((char('|'), wire_move))),
         |(first, second)| match second {

@@ -6,7 +6,7 @@ use crate::rules::Rules;
 
 /// Counts the sequences of `depth` turns from a position (a finished game has no children);
 /// gives up (`None`) soon after `stop` is set.
-pub fn perft<R: Rules>(pos: &R, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub(crate) fn perft<R: Rules>(pos: &R, depth: u32, stop: &AtomicBool) -> Option<u64> {
     let mut buffers = vec![Vec::new(); depth as usize];
     count(pos, depth, &mut buffers, stop)
 }

@@ -20,7 +20,7 @@ pub use crate::choice::{Choice, Score};
 ///
 /// `progress` hears about each completed iteration of a deepening search (not about the final
 /// answer, which is returned).
-pub fn choose(
+pub(crate) fn choose(
     game: &Game,
     side: Side,
     allowed: &[WireMove],
@@ -51,7 +51,7 @@ pub fn choose(
 ///
 /// `history` holds the keys of the game's positions before `game` (see
 /// [`Game::search_keys`]): the search scores a return to one of them as a draw.
-pub fn choose_with_table(
+pub(crate) fn choose_with_table(
     game: &Game,
     history: &[u64],
     allowed: &[WireMove],

@@ -85,7 +85,7 @@ pub trait Rules: Clone + fmt::Debug + Sized {
 /// How XBoard is shown a variant: `setup`'s tables and, for a turn XBoard cannot make in one
 /// move, the three-ply encoding (`protocol-docs/cecp.md`). The defaults are those of a game
 /// XBoard sees one move at a time.
-pub trait XboardCodec: Rules {
+pub(crate) trait XboardCodec: Rules {
     /// The `setup` tables of a rule set.
     fn setup(set: Self::RuleSet) -> XboardSetup;
 
@@ -120,21 +120,21 @@ pub trait XboardCodec: Rules {
 
 /// XBoard's `setup` tables for a rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct XboardSetup {
+pub(crate) struct XboardSetup {
     /// For each of XBoard's 22 piece types (P N B R Q F E A C W M O H I J G D V L S U K) the
     /// letter used, `.` for none; White's half, then Black's.
-    pub piece_to_char: &'static str,
+    pub(crate) piece_to_char: &'static str,
     /// The holdings size and parent variant named after the board size (`0_fairy`).
-    pub parent: &'static str,
+    pub(crate) parent: &'static str,
     /// The moves of the pieces XBoard can describe, as (piece letter, Betza notation).
-    pub betza: &'static [(char, &'static str)],
+    pub(crate) betza: &'static [(char, &'static str)],
     /// Whether each turn is shown as three plies.
-    pub plies: bool,
+    pub(crate) plies: bool,
 }
 
 /// Why a ply of XBoard's three-ply encoding is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlyError {
+pub(crate) enum PlyError {
     /// The game is over.
     GameOver(Outcome),
     /// The variant is not shown in plies.
@@ -242,7 +242,7 @@ pub enum End {
 
 impl End {
     /// The outcome it means.
-    pub fn outcome(self) -> Outcome {
+    pub(crate) fn outcome(self) -> Outcome {
         match self {
             End::Win(side, why) => Outcome {
                 winner: Some(side),
@@ -260,7 +260,7 @@ impl End {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The winner, or `None` for a draw.
-    pub winner: Option<Side>,
+    pub(crate) winner: Option<Side>,
     /// Why, in words (`Black has no footmen left`).
     pub reason: String,
 }
@@ -296,7 +296,7 @@ pub struct Penalty {
 impl Penalty {
     /// The PGN comment and the human seat's message of a turn's penalties
     /// (`penalty white a1a2 (reason); …`), None when there are none.
-    pub fn comment(penalties: &[Penalty]) -> Option<String> {
+    pub(crate) fn comment(penalties: &[Penalty]) -> Option<String> {
         (!penalties.is_empty()).then(|| {
             penalties
                 .iter()
@@ -465,7 +465,7 @@ impl std::error::Error for Refusal {}
 ///
 /// # Errors
 /// [`GameError::NotSealed`] for a joint turn.
-pub fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, GameError> {
+pub(crate) fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, GameError> {
     match turn {
         Turn::Single(mv) => Ok(mv),
         Turn::Joint(..) => Err(GameError::NotSealed {
@@ -481,7 +481,7 @@ pub fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, Gam
 ///
 /// # Errors
 /// [`GameError::NotSealed`] for a joint turn, [`GameError::Illegal`] for a refused move.
-pub fn read_single<R: Rules, T>(
+pub(crate) fn read_single<R: Rules, T>(
     pos: &R,
     turn: &Turn,
     parse: impl FnOnce(&WireMove) -> Result<T, Refusal>,

@@ -8,7 +8,7 @@
 //! repeats one earlier on the search path or in the game before the root (the keys the caller
 //! passes) is no progress, and an arbiter may adjudicate it. It scores as *half* the static
 //! score of the repeated position for its mover, shifted by a contempt of
-//! [`REPETITION_CONTEMPT`] against the side to move at the root: a side that is ahead sees a
+//! `REPETITION_CONTEMPT` against the side to move at the root: a side that is ahead sees a
 //! repetition as worth less than keeping its edge (but never as a loss, so it gives nothing
 //! away to avoid one), a side that is behind is glad of one, and in a level position the
 //! engine plays on. The scan for repetitions goes back only as far as
@@ -30,17 +30,17 @@ pub use self::table::{Bound, Hit, Table};
 use crate::notation::WireMove;
 
 /// Score of a won game (minus the distance in plies).
-pub const WIN: i32 = 30_000;
+pub(crate) const WIN: i32 = 30_000;
 /// Scores at least this far from zero are won or lost games.
-pub const MATE_BOUND: i32 = WIN - 1000;
+pub(crate) const MATE_BOUND: i32 = WIN - 1000;
 /// Deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 100;
 /// Size of the history table per side: every [`Searchable::history_index`] is below it.
-pub const HISTORY_SIZE: usize = 8192;
+pub(crate) const HISTORY_SIZE: usize = 8192;
 
 /// What a repetition costs the side to move at the root, in centipawns (see the module
 /// documentation).
-pub const REPETITION_CONTEMPT: i32 = 20;
+pub(crate) const REPETITION_CONTEMPT: i32 = 20;
 
 const INFINITY: i32 = WIN + 1;
 /// Nodes between two looks at the clock (the stop flag is read at every node).
@@ -150,7 +150,7 @@ pub trait Searchable: Clone {
     /// attacker first); `None` for a quiet turn.
     fn capture_order(&self, mv: Self::Move) -> Option<i32>;
 
-    /// The slot of a turn in the history table, below [`HISTORY_SIZE`].
+    /// The slot of a turn in the history table, below `HISTORY_SIZE`.
     fn history_index(&self, mv: Self::Move) -> usize;
 
     /// The wire form of a candidate turn.
@@ -166,7 +166,7 @@ pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
     /// Time budget: the search stops by it (hard limit; the alternating search a little
-    /// before, [`reserve`], so that the answer reaches the GUI in time) and, unless `exact`,
+    /// before, `reserve`, so that the answer reaches the GUI in time) and, unless `exact`,
     /// starts no new iteration that would most likely not finish in it (past half of it in
     /// the alternating search, a third in the sealed one).
     pub time: Option<Duration>,
@@ -183,25 +183,25 @@ pub struct Found {
     /// The best turn.
     pub mv: WireMove,
     /// Its score for the mover, in centipawns.
-    pub score: i32,
+    pub(crate) score: i32,
     /// Depth of the last completed iteration.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Nodes visited.
     pub nodes: u64,
     /// The principal variation, best turn first.
-    pub pv: Vec<WireMove>,
+    pub(crate) pv: Vec<WireMove>,
 }
 
 /// The share of a time budget the alternating search leaves for sending its answer: a
 /// fortieth, at most 25 ms (a loaded machine delays the answer after the stop by up to about
 /// 25 ms; measured on `go movetime 1000`).
-pub fn reserve(time: Duration) -> Duration {
+pub(crate) fn reserve(time: Duration) -> Duration {
     (time / 40).min(Duration::from_millis(25))
 }
 
 /// Pseudo-random keys for hashing positions (splitmix64 from `seed`), the same in every
 /// build.
-pub const fn zobrist_keys<const N: usize>(seed: u64) -> [u64; N] {
+pub(crate) const fn zobrist_keys<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0; N];
     let mut x = seed;
     let mut i = 0;

@@ -46,7 +46,7 @@ pub struct Solution {
     /// Optimal probabilities of the rows, one per row.
     pub rows: Vec<f64>,
     /// Optimal probabilities of the columns, one per column.
-    pub cols: Vec<f64>,
+    pub(crate) cols: Vec<f64>,
 }
 
 /// Solves the zero-sum game with the given row-major payoff matrix (payoffs to the row player,
@@ -122,7 +122,7 @@ impl Solver {
     }
 
     /// Gives up the workspace, keeping the solution of the last solve.
-    pub fn into_solution(self) -> Solution {
+    pub(crate) fn into_solution(self) -> Solution {
         self.solution
     }
 

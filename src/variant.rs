@@ -2,7 +2,7 @@
 //!
 //! [`Variant`] and [`Variant::ALL`] are made from one list (the `variants!` macro), so `ALL`
 //! holds every variant by construction; the XBoard tables of a variant live in its module
-//! ([`crate::rules::XboardCodec`]), reached through `Variant::xboard` in [`crate::game`].
+//! (`crate::rules::XboardCodec`), reached through `Variant::xboard` in [`crate::game`].
 
 use std::fmt;
 
@@ -61,7 +61,7 @@ impl Variant {
     }
 
     /// The piece names of the variant, by upper-case FEN letter (for legends and messages).
-    pub const fn piece_names(self) -> &'static [(char, &'static str)] {
+    pub(crate) const fn piece_names(self) -> &'static [(char, &'static str)] {
         match self {
             Variant::Apocalypse | Variant::ApocalypseClassic => {
                 &[('N', "horseman"), ('P', "footman")]
@@ -110,7 +110,7 @@ impl Side {
     }
 
     /// 0 for White, 1 for Black.
-    pub const fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         match self {
             Side::White => 0,
             Side::Black => 1,

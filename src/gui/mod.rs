@@ -1,13 +1,13 @@
 //! `quill gui`: a local web page for every variant, served by the engine binary. The server
-//! holds the game (its rules through [`rules_view`], its engines through [`seats`], the play in
-//! [`table`]); the page (`assets/`, built into the binary) draws what it is sent and sends the
+//! holds the game (its rules through `rules_view`, its engines through `seats`, the play in
+//! `table`); the page (`assets/`, built into the binary) draws what it is sent and sends the
 //! person's moves. Only 127.0.0.1 is served; every request must carry the per-run token of the
 //! printed address and come from the served origin. The page↔server API and what the GUI sends
 //! to engines are in `protocol-docs/gui.md`.
 
-pub mod rules_view;
-pub mod seats;
-pub mod table;
+pub(crate) mod rules_view;
+pub(crate) mod seats;
+pub(crate) mod table;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -34,40 +34,40 @@ const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 
 /// Largest message the page may send over the socket, in bytes.
-pub const MAX_MESSAGE: usize = 16 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 16 * 1024;
 /// Commands that may wait for the game's thread.
-pub const COMMAND_QUEUE: usize = 64;
+pub(crate) const COMMAND_QUEUE: usize = 64;
 /// Most legs a move being entered may have.
-pub const MAX_LEGS: usize = 8;
+pub(crate) const MAX_LEGS: usize = 8;
 /// Most sockets open at once.
-pub const MAX_SOCKETS: usize = 16;
+pub(crate) const MAX_SOCKETS: usize = 16;
 
 /// `quill gui`'s command line.
 #[derive(Debug, clap::Args)]
 pub struct GuiArgs {
     /// Port on 127.0.0.1 (0: a free one).
     #[arg(long, default_value_t = 0)]
-    pub port: u16,
+    pub(crate) port: u16,
     /// An engine the page may seat, in `quill match`'s seat syntax (`cmd=PATH name=N
     /// proto=uci|cecp st=1 depth=N tc=…`); repeat for more. Default: Quill itself in UCI and
     /// in XBoard, one second a move.
     #[arg(long = "engine", value_name = "SEAT")]
-    pub engines: Vec<String>,
+    pub(crate) engines: Vec<String>,
     /// Words every engine seat shares (`--each "st=0.5"`).
     #[arg(long, value_name = "WORDS", default_value = "")]
-    pub each: String,
+    pub(crate) each: String,
     /// The person's clock, `tc=` syntax (`5+0.1`, `40/300`); default: no clock.
     #[arg(long, value_name = "TC")]
-    pub person_tc: Option<String>,
+    pub(crate) person_tc: Option<String>,
     /// Variant of the first game.
     #[arg(long, default_value = "apocalypse")]
-    pub variant: String,
+    pub(crate) variant: String,
     /// Seconds an engine with only a depth or node limit may think.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    pub move_timeout: u64,
+    pub(crate) move_timeout: u64,
     /// Seconds a game's engines keep running once no page is open (they restart on return).
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    pub abandon_secs: u64,
+    pub(crate) abandon_secs: u64,
 }
 
 struct Hub {

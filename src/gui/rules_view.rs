@@ -12,17 +12,17 @@ use crate::variant::{Side, Variant};
 
 /// A position of any variant, as the GUI sees it.
 #[derive(Clone, Debug)]
-pub struct Position(Game);
+pub(crate) struct Position(Game);
 
 /// What the next leg of a move being entered may be.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LegOptions {
+pub(crate) struct LegOptions {
     /// The possible next legs (`c2c7`), each once.
-    pub next: Vec<String>,
+    pub(crate) next: Vec<String>,
     /// The legs entered so far are a whole move as they stand.
-    pub complete: bool,
+    pub(crate) complete: bool,
     /// Promotion letters that complete the move after the legs entered so far.
-    pub promotions: Vec<char>,
+    pub(crate) promotions: Vec<char>,
 }
 
 impl Position {
@@ -30,7 +30,7 @@ impl Position {
     ///
     /// # Errors
     /// The rules' reason the FEN is refused.
-    pub fn new(variant: Variant, fen: Option<&str>) -> Result<Position, String> {
+    pub(crate) fn new(variant: Variant, fen: Option<&str>) -> Result<Position, String> {
         match fen {
             None => Ok(Position(Game::start(variant))),
             Some(f) => Game::from_fen(variant, f)
@@ -40,32 +40,32 @@ impl Position {
     }
 
     /// The variant.
-    pub fn variant(&self) -> Variant {
+    pub(crate) fn variant(&self) -> Variant {
         self.0.variant()
     }
 
     /// The FEN.
-    pub fn fen(&self) -> String {
+    pub(crate) fn fen(&self) -> String {
         self.0.fen()
     }
 
     /// Whether both sides move at once (Apocalypse).
-    pub fn sealed(&self) -> bool {
+    pub(crate) fn sealed(&self) -> bool {
         self.0.side_to_move().is_none()
     }
 
     /// The side to move in an alternating game.
-    pub fn side_to_move(&self) -> Option<Side> {
+    pub(crate) fn side_to_move(&self) -> Option<Side> {
         self.0.side_to_move()
     }
 
     /// How the game ended, if it has.
-    pub fn outcome(&self) -> Option<Outcome> {
+    pub(crate) fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
     }
 
     /// Penalty points of each side (sealed games; zero elsewhere).
-    pub fn penalties(&self) -> [u8; 2] {
+    pub(crate) fn penalties(&self) -> [u8; 2] {
         match &self.0 {
             Game::Apocalypse(p) => [p.penalties(Side::White), p.penalties(Side::Black)],
             Game::Gladiator(_) | Game::Pagan(_) => [0, 0],
@@ -74,7 +74,7 @@ impl Position {
 
     /// The board drawn from the rules' geometry: its size, each square that exists (holes are
     /// left out) with the region it belongs to, and the bridge of Pagan's frame.
-    pub fn geometry_json(&self) -> Value {
+    pub(crate) fn geometry_json(&self) -> Value {
         let g = self.0.geometry();
         let variant = self.variant();
         let mut squares = Vec::new();
@@ -117,7 +117,7 @@ impl Position {
     }
 
     /// The pieces: square name to FEN letter.
-    pub fn pieces_json(&self) -> Value {
+    pub(crate) fn pieces_json(&self) -> Value {
         let g = self.0.geometry();
         let mut map = serde_json::Map::new();
         for index in 0..g.size() {
@@ -133,13 +133,13 @@ impl Position {
     }
 
     /// The legal moves of `side` (its half of a sealed turn, or its turn when it is to move).
-    pub fn legal_moves(&self, side: Side) -> Vec<WireMove> {
+    pub(crate) fn legal_moves(&self, side: Side) -> Vec<WireMove> {
         self.0.legal_moves(side)
     }
 
     /// What may follow the legs entered so far (`c2c7`, then `h1h2`, …) for `side`, asked of
     /// the rules' own list of legal moves.
-    pub fn leg_options(&self, side: Side, legs: &[String]) -> LegOptions {
+    pub(crate) fn leg_options(&self, side: Side, legs: &[String]) -> LegOptions {
         let mut next = Vec::new();
         let mut complete = false;
         let mut promotions = Vec::new();
@@ -173,20 +173,15 @@ impl Position {
     }
 
     /// Reads a move as the page sends it (any case).
-    pub fn parse(text: &str) -> Option<WireMove> {
+    pub(crate) fn parse(text: &str) -> Option<WireMove> {
         if text.len() > 64 {
             return None;
         }
         parse_move(&text.to_ascii_lowercase())
     }
 
-    /// Whether `mv` is one of `side`'s legal moves.
-    pub fn is_legal(&self, side: Side, mv: &WireMove) -> bool {
-        self.legal_moves(side).contains(mv)
-    }
-
     /// Why a move of `side` is refused, in the rules' words (`None`: it is legal).
-    pub fn refusal(&self, side: Side, mv: &WireMove) -> Option<String> {
+    pub(crate) fn refusal(&self, side: Side, mv: &WireMove) -> Option<String> {
         human::refusal(&self.0, side, mv, &self.legal_moves(side))
     }
 
@@ -194,7 +189,7 @@ impl Position {
     ///
     /// # Errors
     /// The rules' reason it is refused; the position is unchanged.
-    pub fn play_single(&mut self, mv: &WireMove) -> Result<(), GameError> {
+    pub(crate) fn play_single(&mut self, mv: &WireMove) -> Result<(), GameError> {
         self.0.play(&Turn::Single(mv.clone())).map(|_| ())
     }
 
@@ -202,12 +197,16 @@ impl Position {
     ///
     /// # Errors
     /// A half is not a move of the variant (the position is unchanged).
-    pub fn play_joint(&mut self, w: &WireMove, b: &WireMove) -> Result<Vec<Penalty>, GameError> {
+    pub(crate) fn play_joint(
+        &mut self,
+        w: &WireMove,
+        b: &WireMove,
+    ) -> Result<Vec<Penalty>, GameError> {
         self.0.play(&Turn::Joint(w.clone(), b.clone()))
     }
 
     /// A move in words, judged on this position (before it is played).
-    pub fn in_words(&self, mv: &WireMove) -> String {
+    pub(crate) fn in_words(&self, mv: &WireMove) -> String {
         human::in_words(&self.0, mv)
     }
 
@@ -215,7 +214,7 @@ impl Position {
     /// left the board where no leg started (captures, collisions, withdrawals), pieces that
     /// appeared where no leg ended (reincarnations, redeploys), pieces that changed letter
     /// (promotions).
-    pub fn effects(&self, after: &Position, moves: &[&WireMove]) -> Vec<String> {
+    pub(crate) fn effects(&self, after: &Position, moves: &[&WireMove]) -> Vec<String> {
         let g = self.0.geometry();
         let variant = self.variant();
         let name = |c: char| {

@@ -27,17 +27,21 @@ use crate::referee::seat::{Dialect, EngineSpec, Limits, Seat, parse_seat, split_
 use crate::variant::Variant;
 
 /// How long an engine may take to open its commitment once told the opponent's move.
-pub const OPENING_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const OPENING_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The seat configuration of an engine, read with the referee's syntax.
-pub type Spec = EngineSpec;
+pub(crate) type Spec = EngineSpec;
 
 /// Reads `--engine` arguments (`cmd=… name=… proto=uci|cecp tc=… st=… depth=…`).
 ///
 /// # Errors
 /// The referee's reason a seat is refused; a `human` seat is refused here (the page seats
 /// people).
-pub fn parse_engine(text: &str, each: &[String], default_name: &str) -> Result<Spec, String> {
+pub(crate) fn parse_engine(
+    text: &str,
+    each: &[String],
+    default_name: &str,
+) -> Result<Spec, String> {
     let words = split_words(text)?;
     match parse_seat(&words, each, default_name)? {
         Seat::Engine(spec) => Ok(spec),
@@ -51,7 +55,11 @@ pub fn parse_engine(text: &str, each: &[String], default_name: &str) -> Result<S
 ///
 /// # Errors
 /// As [`parse_engine`].
-pub fn parse_words(words: &[String], each: &[String], default_name: &str) -> Result<Spec, String> {
+pub(crate) fn parse_words(
+    words: &[String],
+    each: &[String],
+    default_name: &str,
+) -> Result<Spec, String> {
     match parse_seat(words, each, default_name)? {
         Seat::Engine(spec) => Ok(spec),
         Seat::Human { .. } => Err("people are seated from the page, not with --engine".to_string()),
@@ -59,7 +67,7 @@ pub fn parse_words(words: &[String], each: &[String], default_name: &str) -> Res
 }
 
 /// The time controls of a seat, as PGN writes them.
-pub fn limits_text(limits: &Limits) -> String {
+pub(crate) fn limits_text(limits: &Limits) -> String {
     let mut text = limits.pgn();
     if text == "-" {
         let mut parts = Vec::new();
@@ -77,23 +85,23 @@ pub fn limits_text(limits: &Limits) -> String {
 }
 
 /// The seat's limits.
-pub fn limits(spec: &Spec) -> Limits {
+pub(crate) fn limits(spec: &Spec) -> Limits {
     spec.limits
 }
 
 /// The clock of a seat with a time control: base, increment, moves per period.
-pub fn clock(limits: &Limits) -> Option<(Duration, Duration, u32)> {
+pub(crate) fn clock(limits: &Limits) -> Option<(Duration, Duration, u32)> {
     limits.clock.map(|c| (c.base, c.inc, c.moves))
 }
 
 /// A fixed time per move, if any.
-pub fn movetime(limits: &Limits) -> Option<Duration> {
+pub(crate) fn movetime(limits: &Limits) -> Option<Duration> {
     limits.movetime
 }
 
 /// What an engine said while it was asked to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Heard {
+pub(crate) enum Heard {
     /// Nothing yet.
     Nothing,
     /// A thinking line.
@@ -106,7 +114,7 @@ pub enum Heard {
 
 /// One line of an engine's thinking.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Thinking {
+pub(crate) struct Thinking {
     /// Depth.
     pub depth: u32,
     /// Score in centipawns for the engine's side, if given.
@@ -116,30 +124,30 @@ pub struct Thinking {
 }
 
 /// An opened commitment: the move and the nonce, as the engine wrote them.
-pub type Opened = driver::Opened;
+pub(crate) type Opened = driver::Opened;
 
 /// A running engine at a seat: the referee's seat driver, and when it was last asked.
-pub struct Engine {
+pub(crate) struct Engine {
     seat: EngineSeat,
     /// When the pending request went out; `None` when the engine is not asked.
     asked: Option<Instant>,
 }
 
 /// The events of both seats of a game.
-pub struct Wire {
+pub(crate) struct Wire {
     inbox: Inbox,
     tx: SyncSender<Event>,
 }
 
 impl Wire {
     /// A wire for two seats of these dialects (`None`: a person).
-    pub fn new(dialects: [Option<Dialect>; 2]) -> Wire {
+    pub(crate) fn new(dialects: [Option<Dialect>; 2]) -> Wire {
         let (inbox, tx) = Inbox::new(dialects, Dialogue::default());
         Wire { inbox, tx }
     }
 
     /// Drops what is waiting from `seat` (after its engine was replaced).
-    pub fn drain(&mut self, seat: usize) {
+    pub(crate) fn drain(&mut self, seat: usize) {
         let until = later(Instant::now(), Duration::from_millis(50));
         while self.inbox.next_from(seat, until).is_some() {}
     }
@@ -152,7 +160,7 @@ impl Engine {
     ///
     /// # Errors
     /// Why the seat cannot play, in words for the page.
-    pub fn start(
+    pub(crate) fn start(
         spec: &Spec,
         seat: usize,
         wire: &mut Wire,
@@ -176,12 +184,12 @@ impl Engine {
     }
 
     /// The configuration.
-    pub fn spec(&self) -> &Spec {
+    pub(crate) fn spec(&self) -> &Spec {
         self.seat.spec()
     }
 
     /// When the pending request went out, if the engine is asked.
-    pub fn asked(&self) -> Option<Instant> {
+    pub(crate) fn asked(&self) -> Option<Instant> {
         self.asked
     }
 
@@ -191,7 +199,7 @@ impl Engine {
     ///
     /// # Errors
     /// The engine fails its sync.
-    pub fn request(
+    pub(crate) fn request(
         &mut self,
         wire: &mut Wire,
         fen: Option<&str>,
@@ -218,32 +226,32 @@ impl Engine {
     }
 
     /// After its move in an alternating game.
-    pub fn moved(&mut self) {
+    pub(crate) fn moved(&mut self) {
         self.seat.moved();
     }
 
     /// Tells the engine the opponent's alternating move.
-    pub fn inform(&mut self, mv: &WireMove) {
+    pub(crate) fn inform(&mut self, mv: &WireMove) {
         self.seat.inform(mv);
     }
 
     /// Sets the engine's board to `fen` (after an undo).
-    pub fn set_board(&mut self, fen: &str) {
+    pub(crate) fn set_board(&mut self, fen: &str) {
         self.seat.set_board(fen);
     }
 
     /// Tells the engine the revealed pair of a sealed turn.
-    pub fn reveal(&mut self, w: &WireMove, b: &WireMove) {
+    pub(crate) fn reveal(&mut self, w: &WireMove, b: &WireMove) {
         self.seat.revealed(w, b);
     }
 
     /// Passes a committing engine the opponent's move, or its commitment.
-    pub fn opponent(&mut self, other: &str) {
+    pub(crate) fn opponent(&mut self, other: &str) {
         self.seat.opponent(other);
     }
 
     /// Stops the thinking of an engine whose game is paused or abandoned: it quits.
-    pub fn quit(mut self) {
+    pub(crate) fn quit(mut self) {
         self.seat.quit(Duration::from_millis(300));
     }
 
@@ -271,7 +279,7 @@ impl Engine {
     ///
     /// # Errors
     /// The engine did not open in time, or opened something else than it committed to.
-    pub fn opening(
+    pub(crate) fn opening(
         &mut self,
         wire: &mut Wire,
         digest: &str,
@@ -287,7 +295,7 @@ impl Engine {
     ///
     /// # Errors
     /// The forfeit's reason.
-    pub fn idle(&mut self, wire: &mut Wire) -> Result<(), String> {
+    pub(crate) fn idle(&mut self, wire: &mut Wire) -> Result<(), String> {
         self.seat.idle(&mut wire.inbox).map_err(|f| f.why)
     }
 }
@@ -297,7 +305,7 @@ impl Engine {
 ///
 /// # Errors
 /// `(seat, reason)` of a forfeit.
-pub fn listen(
+pub(crate) fn listen(
     engines: &mut [Option<Engine>; 2],
     wire: &mut Wire,
     until: Instant,
@@ -326,7 +334,7 @@ pub fn listen(
 }
 
 /// A thinking line: UCI `info … depth D … score cp S … pv …`, CECP `D S T N PV`.
-pub fn thinking(dialect: Dialect, line: &str) -> Option<Thinking> {
+pub(crate) fn thinking(dialect: Dialect, line: &str) -> Option<Thinking> {
     match dialect {
         Dialect::Uci => uci_info(line.trim()),
         Dialect::Cecp => cecp_thinking(line.trim()).ok().map(|(_, t)| t),

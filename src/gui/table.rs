@@ -19,9 +19,9 @@ use crate::referee::pgn::{self, PgnGame};
 use crate::variant::{Side, Variant};
 
 /// Longest FEN the page may send.
-pub const MAX_FEN: usize = 512;
+pub(crate) const MAX_FEN: usize = 512;
 /// Most turns a game may last before it is adjudicated a draw.
-pub const MAX_TURNS: usize = 2_000;
+pub(crate) const MAX_TURNS: usize = 2_000;
 /// Margin past an engine's clock.
 const MARGIN: Duration = Duration::from_millis(500);
 /// How often the loop looks at the page's commands while an engine thinks.
@@ -31,7 +31,7 @@ const MAX_THINKING: usize = 8;
 
 /// Who sits at a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Who {
+pub(crate) enum Who {
     /// A person at the page.
     Person,
     /// The engine of this index in `--engine`'s list.
@@ -40,17 +40,17 @@ pub enum Who {
 
 /// A new game as the page asks for it.
 #[derive(Clone, Debug)]
-pub struct Setup {
+pub(crate) struct Setup {
     /// The variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// A FEN to start from.
-    pub fen: Option<String>,
+    pub(crate) fen: Option<String>,
     /// White and Black.
-    pub seats: [Who; 2],
+    pub(crate) seats: [Who; 2],
 }
 
 /// What the page asks of the game.
-pub enum Command {
+pub(crate) enum Command {
     /// A new game.
     New(Setup),
     /// A move (an alternating move, or the person's half of a sealed turn).
@@ -68,35 +68,35 @@ pub enum Command {
 }
 
 /// A command with where to send a refusal.
-pub struct Request {
+pub(crate) struct Request {
     /// What is asked.
-    pub command: Command,
+    pub(crate) command: Command,
     /// The asking socket, for a refusal or a notice.
-    pub reply: Option<UnboundedSender<String>>,
+    pub(crate) reply: Option<UnboundedSender<String>>,
 }
 
 /// What the server keeps of the game for the sockets: the published state and the position
 /// (with the side whose move is being entered) that leg queries are answered from.
 #[derive(Default)]
-pub struct Shared {
+pub(crate) struct Shared {
     /// The position and the side a person is entering a move for.
-    pub entering: Option<(Position, Side)>,
+    pub(crate) entering: Option<(Position, Side)>,
 }
 
 /// Where the PGN of the game so far is kept for `/pgn`.
-pub type PgnSink = Arc<Mutex<String>>;
+pub(crate) type PgnSink = Arc<Mutex<String>>;
 
 /// The configuration the games share.
 #[derive(Clone)]
-pub struct Config {
+pub(crate) struct Config {
     /// The engines the page may seat.
-    pub engines: Vec<Spec>,
+    pub(crate) engines: Vec<Spec>,
     /// A person's clock (`tc=` of the referee's syntax), if any.
-    pub person_clock: Option<(Duration, Duration, u32)>,
+    pub(crate) person_clock: Option<(Duration, Duration, u32)>,
     /// How long an engine with only a depth or node limit may think.
-    pub move_timeout: Duration,
+    pub(crate) move_timeout: Duration,
     /// How long a game's engines keep running once no page is connected.
-    pub abandon: Duration,
+    pub(crate) abandon: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -219,7 +219,7 @@ fn refuse(reply: Option<&UnboundedSender<String>>, text: &str) {
 }
 
 /// Reads a seat name from the page: `person`, or `engine:N`.
-pub fn who(text: &str, engines: usize) -> Result<Who, String> {
+pub(crate) fn who(text: &str, engines: usize) -> Result<Who, String> {
     if text == "person" {
         return Ok(Who::Person);
     }
@@ -249,7 +249,7 @@ impl Table {
     ///
     /// # Errors
     /// The FEN is refused.
-    pub fn new(
+    pub(crate) fn new(
         config: Config,
         setup: Setup,
         state: watch::Sender<Arc<String>>,
@@ -287,12 +287,12 @@ impl Table {
     }
 
     /// Keeps the PGN of the game in `sink` after every change.
-    pub fn set_pgn_sink(&mut self, sink: PgnSink) {
+    pub(crate) fn set_pgn_sink(&mut self, sink: PgnSink) {
         self.pgn = sink;
     }
 
     /// No page is open yet: the abandonment timer runs from now.
-    pub fn start_absent(&mut self) {
+    pub(crate) fn start_absent(&mut self) {
         self.present = false;
         self.gone_since = Some(Instant::now());
     }
@@ -354,7 +354,7 @@ impl Table {
 
     /// The UCI `position` command of the game so far.
     /// The PGN of the game, in the form `quill match` writes (`*` while it is unfinished).
-    pub fn pgn(&self) -> String {
+    pub(crate) fn pgn(&self) -> String {
         let turns: Vec<Turn> = self.records.iter().map(|r| r.turn.clone()).collect();
         let comments: Vec<Option<String>> =
             self.records.iter().map(|r| r.comment.clone()).collect();
@@ -533,7 +533,7 @@ impl Table {
     }
 
     /// Runs the table until the server closes.
-    pub fn run(mut self, commands: &Receiver<Request>) {
+    pub(crate) fn run(mut self, commands: &Receiver<Request>) {
         self.publish();
         while let Flow::Go | Flow::Reset = self.step(commands) {}
         for e in self.engines.iter_mut() {

@@ -274,7 +274,7 @@ impl MatchConfig {
 
     /// The opening of a pair: a FEN from the list, or random turns from the start position
     /// drawn with the match seed and the pair's index (so every shard agrees).
-    pub fn opening(&self, pair: u32) -> Opening {
+    pub(crate) fn opening(&self, pair: u32) -> Opening {
         if let Some(list) = self.openings.as_ref().filter(|l| !l.is_empty()) {
             let k = pair as usize % list.len();
             return Opening {

@@ -25,23 +25,23 @@ mod uci;
 use link::Link;
 
 /// How long an engine may take to start (`uciok`, `feature done=1`) and to answer `isready`.
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most unrecognised lines an engine may print while thinking before it forfeits for garbage.
-pub const MAX_GARBAGE: usize = 100;
+pub(crate) const MAX_GARBAGE: usize = 100;
 
 /// Why a seat lost the game outright.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Forfeit {
+pub(crate) struct Forfeit {
     /// The seat (0: White, 1: Black).
-    pub seat: usize,
+    pub(crate) seat: usize,
     /// The reason, in words for the record.
-    pub why: String,
+    pub(crate) why: String,
     /// The PGN `Termination`: `rules infraction`, `time forfeit`, `normal`, `abandoned`.
-    pub termination: &'static str,
+    pub(crate) termination: &'static str,
 }
 
 /// A forfeit of seat `seat` for a rules infraction.
-pub fn forfeit(seat: usize, why: impl Into<String>) -> Forfeit {
+pub(crate) fn forfeit(seat: usize, why: impl Into<String>) -> Forfeit {
     Forfeit {
         seat,
         why: why.into(),
@@ -56,31 +56,31 @@ pub(crate) fn side_of(i: usize) -> Side {
 
 /// The clocks an engine with a time control is told with its request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clocks {
+pub(crate) struct Clocks {
     /// Time left, White's and Black's.
-    pub left: [Duration; 2],
+    pub(crate) left: [Duration; 2],
     /// Increments, White's and Black's.
-    pub inc: [Duration; 2],
+    pub(crate) inc: [Duration; 2],
     /// Moves to the next time control of the asked seat, when its control has a period.
-    pub moves_to_go: Option<u32>,
+    pub(crate) moves_to_go: Option<u32>,
 }
 
 /// A request for a move: the game so far and the limits.
 #[derive(Clone, Copy, Debug)]
-pub struct Ask<'a> {
+pub(crate) struct Ask<'a> {
     /// The start FEN, `None` for the variant's start position.
-    pub fen: Option<&'a str>,
+    pub(crate) fen: Option<&'a str>,
     /// The turns played since.
-    pub turns: &'a [Turn],
+    pub(crate) turns: &'a [Turn],
     /// The seat's side when it is asked for its half of a sealed turn.
-    pub sealed: Option<Side>,
+    pub(crate) sealed: Option<Side>,
     /// Both clocks, when the asked seat has a time control.
-    pub clocks: Option<Clocks>,
+    pub(crate) clocks: Option<Clocks>,
 }
 
 /// What an engine said while it was asked to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Heard {
+pub(crate) enum Heard {
     /// A line that does not answer (thinking, chatter), as sent.
     Line(String),
     /// Its move, as written, and when it came.
@@ -90,7 +90,7 @@ pub enum Heard {
 }
 
 /// An opened commitment: the move and the nonce, as the engine wrote them.
-pub type Opened = (String, String);
+pub(crate) type Opened = (String, String);
 
 /// What one dialect says to a seat; the rest of the seat is the same for every dialect.
 trait Driver {
@@ -121,19 +121,19 @@ trait Driver {
 
 /// What a new game tells an engine.
 #[derive(Clone, Copy, Debug)]
-pub struct NewGame<'a> {
+pub(crate) struct NewGame<'a> {
     /// The variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// Ask for commit–reveal, when the engine offers it.
-    pub wants_commit: bool,
+    pub(crate) wants_commit: bool,
     /// The position to set up (engines that keep their own board), if not the start.
-    pub fen: Option<&'a str>,
+    pub(crate) fen: Option<&'a str>,
     /// The seat's side, in a sealed game.
-    pub sealed: Option<Side>,
+    pub(crate) sealed: Option<Side>,
 }
 
 /// A running engine at a seat, driven in its dialect.
-pub struct EngineSeat {
+pub(crate) struct EngineSeat {
     link: Link,
     driver: Box<dyn Driver>,
     /// The last score it reported while thinking.
@@ -147,7 +147,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// The engine cannot be started (the forfeit says why).
-    pub fn spawn(
+    pub(crate) fn spawn(
         spec: &EngineSpec,
         seat: usize,
         events: std::sync::mpsc::SyncSender<Event>,
@@ -176,28 +176,28 @@ impl EngineSeat {
     ///
     /// # Errors
     /// The seat is not fit to play (it crashed, was silent, refused an option or the variant).
-    pub fn start(&mut self, inbox: &mut Inbox, game: &NewGame) -> Result<(), Forfeit> {
+    pub(crate) fn start(&mut self, inbox: &mut Inbox, game: &NewGame) -> Result<(), Forfeit> {
         let deadline = later(Instant::now(), START_TIMEOUT);
         self.driver.start(&mut self.link, inbox, deadline, game)
     }
 
     /// The seat (0: White, 1: Black).
-    pub fn seat(&self) -> usize {
+    pub(crate) fn seat(&self) -> usize {
         self.link.seat
     }
 
     /// The seat's configuration.
-    pub fn spec(&self) -> &EngineSpec {
+    pub(crate) fn spec(&self) -> &EngineSpec {
         &self.link.spec
     }
 
     /// The last score it reported while thinking on its latest request.
-    pub fn score(&self) -> Option<i32> {
+    pub(crate) fn score(&self) -> Option<i32> {
         self.score
     }
 
     /// The exit status, once the process has ended.
-    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+    pub(crate) fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
         self.link.process.exit_status()
     }
 
@@ -205,7 +205,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// The engine fails the sync before the request.
-    pub fn request(&mut self, inbox: &mut Inbox, ask: &Ask) -> Result<Instant, Forfeit> {
+    pub(crate) fn request(&mut self, inbox: &mut Inbox, ask: &Ask) -> Result<Instant, Forfeit> {
         self.score = None;
         self.garbage = 0;
         self.driver.request(&mut self.link, inbox, ask)?;
@@ -216,7 +216,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// A crash, a flood, a false claim, a resignation, a refused move, or too much garbage.
-    pub fn hear(&mut self, event: Event) -> Result<Heard, Forfeit> {
+    pub(crate) fn hear(&mut self, event: Event) -> Result<Heard, Forfeit> {
         let line = self.link.line(event.said, "while thinking")?;
         let (seat, name) = (self.link.seat, &self.link.spec.name);
         match self.link.meaning(&line) {
@@ -247,7 +247,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// The process has ended.
-    pub fn silent(&mut self) -> Result<(), Forfeit> {
+    pub(crate) fn silent(&mut self) -> Result<(), Forfeit> {
         match self.exit_status() {
             Some(_) => Err(self.link.crashed("while thinking")),
             None => Ok(()),
@@ -255,7 +255,7 @@ impl EngineSeat {
     }
 
     /// The forfeit of an engine that did not move within `allowance`.
-    pub fn too_slow(&self, allowance: Duration) -> Forfeit {
+    pub(crate) fn too_slow(&self, allowance: Duration) -> Forfeit {
         Forfeit {
             seat: self.link.seat,
             why: format!(
@@ -293,7 +293,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// The forfeit.
-    pub fn unsolicited(&mut self, said: Said) -> Result<(), Forfeit> {
+    pub(crate) fn unsolicited(&mut self, said: Said) -> Result<(), Forfeit> {
         let line = self.link.line(said, "while the opponent was thinking")?;
         match self.link.meaning(&line) {
             Meaning::Move(m) | Meaning::Commit(m) => Err(forfeit(
@@ -308,7 +308,7 @@ impl EngineSeat {
     ///
     /// # Errors
     /// As [`EngineSeat::unsolicited`].
-    pub fn idle(&mut self, inbox: &mut Inbox) -> Result<(), Forfeit> {
+    pub(crate) fn idle(&mut self, inbox: &mut Inbox) -> Result<(), Forfeit> {
         let now = Instant::now();
         while let Some(event) = inbox.next_from(self.link.seat, now) {
             self.unsolicited(event.said)?;
@@ -317,7 +317,7 @@ impl EngineSeat {
     }
 
     /// Passes a committing engine the opponent's move, or its commitment.
-    pub fn opponent(&mut self, other: &str) {
+    pub(crate) fn opponent(&mut self, other: &str) {
         self.link.send(&format!("opponent {other}"));
     }
 
@@ -326,7 +326,7 @@ impl EngineSeat {
     /// # Errors
     /// It did not open in time, or opened something else than it committed to; the opening,
     /// when it came, goes with the forfeit (a GUI shows it and checks it itself).
-    pub fn opening(
+    pub(crate) fn opening(
         &mut self,
         inbox: &mut Inbox,
         digest: &str,
@@ -362,32 +362,32 @@ impl EngineSeat {
     }
 
     /// After its move in an alternating game.
-    pub fn moved(&mut self) {
+    pub(crate) fn moved(&mut self) {
         self.driver.moved(&mut self.link);
     }
 
     /// Tells the engine the opponent's alternating move.
-    pub fn inform(&mut self, mv: &WireMove) {
+    pub(crate) fn inform(&mut self, mv: &WireMove) {
         self.driver.inform(&mut self.link, mv);
     }
 
     /// Tells the engine the revealed pair of a sealed turn.
-    pub fn revealed(&mut self, white: &WireMove, black: &WireMove) {
+    pub(crate) fn revealed(&mut self, white: &WireMove, black: &WireMove) {
         self.driver.revealed(&mut self.link, white, black);
     }
 
     /// Sets the engine's board to `fen` (after an undo, or a position set up anew).
-    pub fn set_board(&mut self, fen: &str) {
+    pub(crate) fn set_board(&mut self, fen: &str) {
         self.driver.set_board(&mut self.link, fen);
     }
 
     /// Takes back the last two turns.
-    pub fn remove(&mut self) {
+    pub(crate) fn remove(&mut self) {
         self.driver.remove(&mut self.link);
     }
 
     /// Asks the engine to quit, waits up to `grace`, then kills it; flushes the log.
-    pub fn quit(&mut self, grace: Duration) {
+    pub(crate) fn quit(&mut self, grace: Duration) {
         let quit = "quit";
         self.link.log.line(self.link.seat, '>', quit);
         self.link.process.stop(quit, grace);

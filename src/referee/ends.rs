@@ -8,7 +8,7 @@ use super::results::GameRecord;
 
 /// How one game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum End {
+pub(crate) enum End {
     /// The rules ended it (a win, a draw by the rules).
     Rules,
     /// A seat resigned (an engine's `resign`, a person's `resign`).
@@ -38,7 +38,7 @@ pub enum End {
 
 impl End {
     /// Every kind, in the order the summary lists them.
-    pub const ALL: [End; 12] = [
+    pub(crate) const ALL: [End; 12] = [
         End::Rules,
         End::Resignation,
         End::TurnCap,
@@ -54,7 +54,7 @@ impl End {
     ];
 
     /// Whether a seat lost outright for breaking the rules of the match.
-    pub fn is_forfeit(self) -> bool {
+    pub(crate) fn is_forfeit(self) -> bool {
         match self {
             End::Time | End::Crash | End::Illegal | End::Garbage | End::Protocol => true,
             End::Rules
@@ -69,7 +69,7 @@ impl End {
 
     /// Reads the kind of end from a recorded reason. The phrases are the referee's own
     /// (`src/referee/game.rs`); a reason that is none of them is the rules' own wording.
-    pub fn of(reason: &str) -> End {
+    pub(crate) fn of(reason: &str) -> End {
         let has = |p: &str| reason.contains(p);
         if let Some(adj) = reason.strip_prefix("adjudicated: ") {
             return if adj.starts_with("turn cap") {
@@ -138,13 +138,13 @@ impl fmt::Display for End {
 
 /// How many games ended each way, in the order of [`End::ALL`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ends {
+pub(crate) struct Ends {
     counts: [u32; End::ALL.len()],
 }
 
 impl Ends {
     /// Counts the ends of `records`.
-    pub fn new<'a>(records: impl IntoIterator<Item = &'a GameRecord>) -> Ends {
+    pub(crate) fn new<'a>(records: impl IntoIterator<Item = &'a GameRecord>) -> Ends {
         let mut ends = Ends::default();
         for r in records {
             let k = End::of(&r.reason);
@@ -156,7 +156,7 @@ impl Ends {
     }
 
     /// Games that ended as `end`.
-    pub fn count(&self, end: End) -> u32 {
+    pub(crate) fn count(&self, end: End) -> u32 {
         End::ALL
             .iter()
             .position(|&e| e == end)
@@ -164,12 +164,12 @@ impl Ends {
     }
 
     /// All games counted.
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         self.counts.iter().sum()
     }
 
     /// Games lost by forfeit.
-    pub fn forfeits(&self) -> u32 {
+    pub(crate) fn forfeits(&self) -> u32 {
         End::ALL
             .iter()
             .filter(|e| e.is_forfeit())
@@ -179,7 +179,7 @@ impl Ends {
 
     /// Whether more than half the games were forfeits: the score then measures the engines'
     /// conduct (or the machine's load), not their play.
-    pub fn mostly_forfeits(&self) -> bool {
+    pub(crate) fn mostly_forfeits(&self) -> bool {
         2 * self.forfeits() > self.total()
     }
 }

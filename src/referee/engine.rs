@@ -13,26 +13,26 @@ use std::time::{Duration, Instant};
 use super::seat::EngineSpec;
 
 mod meaning;
-pub use meaning::{Meaning, meaning};
+pub(crate) use meaning::{Meaning, meaning};
 
 /// Longest line an engine may send, in bytes without the line ending; a longer line forfeits.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 /// Most lines an engine may send within one second (counted in windows of one second).
-pub const MAX_LINES_PER_SECOND: u32 = 20_000;
+pub(crate) const MAX_LINES_PER_SECOND: u32 = 20_000;
 /// Most bytes an engine may send within one second (counted in windows of one second).
-pub const MAX_BYTES_PER_SECOND: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_BYTES_PER_SECOND: usize = 16 * 1024 * 1024;
 /// Events a game's channel holds before the readers of its seats block (so at most this many
 /// lines of at most [`MAX_LINE`] bytes wait between the engines and the referee).
-pub const CHANNEL_EVENTS: usize = 256;
+pub(crate) const CHANNEL_EVENTS: usize = 256;
 
 /// Lines sent to an engine that may wait unread before the referee stops writing to it.
-pub const WRITE_QUEUE: usize = 1024;
+pub(crate) const WRITE_QUEUE: usize = 1024;
 /// Bytes sent to an engine that may wait unread before the referee stops writing to it.
-pub const WRITE_QUEUE_BYTES: usize = 8 * 1024 * 1024;
+pub(crate) const WRITE_QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
 /// Something a seat said, or that its output ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Said {
+pub(crate) enum Said {
     /// A line of output (without the line ending).
     Line(String),
     /// The output ended: the process exited or closed standard output.
@@ -44,17 +44,17 @@ pub enum Said {
 
 /// An event of a game: who, when, what.
 #[derive(Clone, Debug)]
-pub struct Event {
+pub(crate) struct Event {
     /// The seat (0: White, 1: Black).
-    pub seat: usize,
+    pub(crate) seat: usize,
     /// When the referee received it.
-    pub at: Instant,
+    pub(crate) at: Instant,
     /// What was said.
-    pub said: Said,
+    pub(crate) said: Said,
 }
 
 /// A running engine.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     /// The lines for the writer thread; `None` once the engine no longer reads.
     stdin: Option<SyncSender<String>>,
@@ -67,7 +67,7 @@ impl Process {
     ///
     /// # Errors
     /// The shell cannot be started.
-    pub fn spawn(
+    pub(crate) fn spawn(
         spec: &EngineSpec,
         seat: usize,
         events: SyncSender<Event>,
@@ -102,7 +102,7 @@ impl Process {
     /// longer reads (its input is closed, or [`WRITE_QUEUE`] lines or [`WRITE_QUEUE_BYTES`]
     /// bytes wait unread: then nothing more is sent, and the engine forfeits when its answer
     /// does not come).
-    pub fn send(&mut self, line: &str) -> bool {
+    pub(crate) fn send(&mut self, line: &str) -> bool {
         let Some(stdin) = self.stdin.as_ref() else {
             return false;
         };
@@ -118,13 +118,13 @@ impl Process {
     }
 
     /// The exit status, if the process has ended.
-    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+    pub(crate) fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
         self.child.try_wait().ok().flatten()
     }
 
     /// How the process ended, for a forfeit reason: `exited (STATUS)`, or `closed its output`
     /// when it has not exited within 200 ms of its output closing.
-    pub fn ending(&mut self) -> String {
+    pub(crate) fn ending(&mut self) -> String {
         let until = super::later(Instant::now(), Duration::from_millis(200));
         while self.exit_status().is_none() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));
@@ -134,7 +134,7 @@ impl Process {
     }
 
     /// Asks the engine to quit, waits up to `grace` for it, then kills it.
-    pub fn stop(&mut self, quit: &str, grace: Duration) {
+    pub(crate) fn stop(&mut self, quit: &str, grace: Duration) {
         self.send(quit);
         self.stdin = None;
         let until = super::later(Instant::now(), grace);

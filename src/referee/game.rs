@@ -28,17 +28,17 @@ mod turn;
 
 use clock::Clock;
 use human_turn::Entered;
-pub use player::probe;
+pub(crate) use player::probe;
 use player::{Answer, HumanSeat, Player};
 pub use setup::{Adjudication, GameReport, GameSetup, Opening};
-pub use terminal::Terminal;
+pub(crate) use terminal::Terminal;
 
 /// Longest piece of an engine's text quoted in a reason (the results file, the PGN).
-pub const MAX_QUOTED: usize = 100;
+pub(crate) const MAX_QUOTED: usize = 100;
 
 /// An engine's text as quoted in a reason: at most [`MAX_QUOTED`] bytes (cut at a character
 /// boundary, with `…` when cut), so that a record stays short whatever the engine sent.
-pub fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     if text.len() <= MAX_QUOTED {
         return text.to_string();
     }
@@ -50,7 +50,7 @@ pub fn shown(text: &str) -> String {
 }
 
 /// Lines typed ahead by a person that wait for the referee; the reader blocks beyond.
-pub const TYPED_AHEAD: usize = 64;
+pub(crate) const TYPED_AHEAD: usize = 64;
 
 /// The state of a game being played.
 struct Table {
@@ -85,7 +85,11 @@ fn repetition_key(game: &Game) -> String {
 }
 
 /// Plays one game between `seats[0]` (White) and `seats[1]` (Black).
-pub fn play(setup: &GameSetup, seats: [&Seat; 2], terminal: Option<&Terminal>) -> GameReport {
+pub(crate) fn play(
+    setup: &GameSetup,
+    seats: [&Seat; 2],
+    terminal: Option<&Terminal>,
+) -> GameReport {
     let names = seats.map(|s| s.name().to_string());
     let game = match &setup.opening.fen {
         Some(fen) => Game::from_fen(setup.variant, fen),

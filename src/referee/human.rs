@@ -19,7 +19,7 @@ fn name_of(variant: Variant, letter: char) -> &'static str {
 }
 
 /// The piece legend of a variant: `Pieces (White upper case, black lower case): N horseman, …`.
-pub fn legend(variant: Variant) -> String {
+pub(crate) fn legend(variant: Variant) -> String {
     let list: Vec<String> = variant
         .piece_names()
         .iter()
@@ -32,7 +32,7 @@ pub fn legend(variant: Variant) -> String {
 }
 
 /// The squares a move touches, for marking on the board.
-pub fn squares(mv: &WireMove) -> Vec<Square> {
+pub(crate) fn squares(mv: &WireMove) -> Vec<Square> {
     match mv {
         WireMove::Pass => Vec::new(),
         WireMove::Drop { to, .. } => vec![*to],
@@ -42,7 +42,7 @@ pub fn squares(mv: &WireMove) -> Vec<Square> {
 
 /// A move in words, judged on the position `before` it: `pawn c2-c7, rook h1-h2`. A leg from
 /// an empty square (a redeploy) moves the previous leg's piece.
-pub fn in_words(before: &Game, mv: &WireMove) -> String {
+pub(crate) fn in_words(before: &Game, mv: &WireMove) -> String {
     let variant = before.variant();
     match mv {
         WireMove::Pass => "a pass".to_string(),
@@ -74,7 +74,7 @@ pub fn in_words(before: &Game, mv: &WireMove) -> String {
 
 /// The board as a person sees it: each square three characters wide, the `marks` bracketed
 /// (`[P]`), holes blank.
-pub fn board(game: &Game, marks: &[Square]) -> String {
+pub(crate) fn board(game: &Game, marks: &[Square]) -> String {
     let geometry = game.geometry();
     let mut out = String::new();
     for rank in (1..=u16::from(geometry.ranks())).rev() {
@@ -104,7 +104,12 @@ pub fn board(game: &Game, marks: &[Square]) -> String {
 }
 
 /// Why `mv` is refused for `side` here, in the rules' words; `None` when it is legal.
-pub fn refusal(game: &Game, side: Side, mv: &WireMove, legal: &[WireMove]) -> Option<String> {
+pub(crate) fn refusal(
+    game: &Game,
+    side: Side,
+    mv: &WireMove,
+    legal: &[WireMove],
+) -> Option<String> {
     if legal.contains(mv) {
         return None;
     }
@@ -128,7 +133,7 @@ pub fn refusal(game: &Game, side: Side, mv: &WireMove, legal: &[WireMove]) -> Op
 
 /// What a person typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Typed {
+pub(crate) enum Typed {
     /// A move (read case-insensitively).
     Move(WireMove),
     /// `help`.
@@ -150,7 +155,7 @@ pub enum Typed {
 }
 
 /// Reads a typed line.
-pub fn read(line: &str) -> Typed {
+pub(crate) fn read(line: &str) -> Typed {
     let lower = line.trim().to_ascii_lowercase();
     let mut words = lower.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -171,7 +176,7 @@ pub fn read(line: &str) -> Typed {
 }
 
 /// The help text of the human seat.
-pub fn help(variant: Variant) -> String {
+pub(crate) fn help(variant: Variant) -> String {
     let undo = if variant.is_sealed() {
         "undo is not offered in a sealed game (both moves are already revealed)"
     } else {
@@ -189,7 +194,7 @@ pub fn help(variant: Variant) -> String {
 }
 
 /// The legal moves starting with `prefix`, in full, at most `max` of them.
-pub fn moves_text(legal: &[WireMove], prefix: &str, max: usize) -> String {
+pub(crate) fn moves_text(legal: &[WireMove], prefix: &str, max: usize) -> String {
     let matching: Vec<String> = legal
         .iter()
         .map(ToString::to_string)
@@ -225,7 +230,7 @@ pub fn moves_text(legal: &[WireMove], prefix: &str, max: usize) -> String {
 }
 
 /// A duration as `m:ss.s`.
-pub fn clock_text(d: Duration) -> String {
+pub(crate) fn clock_text(d: Duration) -> String {
     let s = d.as_secs_f64();
     format!("{}:{:04.1}", (s / 60.0).floor() as u64, s % 60.0)
 }

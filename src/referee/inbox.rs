@@ -20,7 +20,7 @@ use super::seat::Dialect;
 
 /// Most lines of one seat kept while the referee waits for the other seat (lines that are not
 /// `info` chatter; scores are merged into the latest).
-pub const MAX_PENDING: usize = 1024;
+pub(crate) const MAX_PENDING: usize = 1024;
 
 /// Bytes the dialogue log gathers before it writes them out.
 const LOG_BUFFER: usize = 64 * 1024;
@@ -28,25 +28,25 @@ const LOG_BUFFER: usize = 64 * 1024;
 /// The dialogue log of a game (`> ` sent, `< ` received, per seat): one buffered writer shared
 /// by the inbox and both players, flushed when the game ends.
 #[derive(Clone, Default)]
-pub struct Dialogue(Option<Rc<RefCell<BufWriter<File>>>>);
+pub(crate) struct Dialogue(Option<Rc<RefCell<BufWriter<File>>>>);
 
 impl Dialogue {
     /// A log written to `file`.
-    pub fn new(file: File) -> Dialogue {
+    pub(crate) fn new(file: File) -> Dialogue {
         Dialogue(Some(Rc::new(RefCell::new(BufWriter::with_capacity(
             LOG_BUFFER, file,
         )))))
     }
 
     /// Logs one line of seat `seat`; `arrow` is `>` (sent) or `<` (received).
-    pub fn line(&self, seat: usize, arrow: char, text: &str) {
+    pub(crate) fn line(&self, seat: usize, arrow: char, text: &str) {
         if let Some(w) = &self.0 {
             let _ = writeln!(w.borrow_mut(), "{seat} {arrow} {text}");
         }
     }
 
     /// Writes out what is buffered.
-    pub fn flush(&self) {
+    pub(crate) fn flush(&self) {
         if let Some(w) = &self.0 {
             let _ = w.borrow_mut().flush();
         }
@@ -55,7 +55,7 @@ impl Dialogue {
 
 /// The events of a game, buffered per seat so that one seat can be waited for while the other's
 /// lines are kept in order.
-pub struct Inbox {
+pub(crate) struct Inbox {
     rx: Receiver<Event>,
     dialects: [Option<Dialect>; 2],
     pending: [VecDeque<Event>; 2],
@@ -67,7 +67,7 @@ pub struct Inbox {
 impl Inbox {
     /// An inbox and the sender its seats' readers share; `dialects` says how to read each
     /// seat's lines (`None`: a person, who sends no events).
-    pub fn new(dialects: [Option<Dialect>; 2], log: Dialogue) -> (Inbox, SyncSender<Event>) {
+    pub(crate) fn new(dialects: [Option<Dialect>; 2], log: Dialogue) -> (Inbox, SyncSender<Event>) {
         let (tx, rx) = sync_channel(CHANNEL_EVENTS);
         let inbox = Inbox {
             rx,
@@ -80,7 +80,7 @@ impl Inbox {
     }
 
     /// The next event of `seat` before `deadline`.
-    pub fn next_from(&mut self, seat: usize, deadline: Instant) -> Option<Event> {
+    pub(crate) fn next_from(&mut self, seat: usize, deadline: Instant) -> Option<Event> {
         if let Some(e) = self.pending[seat].pop_front() {
             return Some(e);
         }
@@ -94,7 +94,7 @@ impl Inbox {
     }
 
     /// The next event of either seat before `deadline`.
-    pub fn next_any(&mut self, deadline: Instant) -> Option<Event> {
+    pub(crate) fn next_any(&mut self, deadline: Instant) -> Option<Event> {
         for q in &mut self.pending {
             if let Some(e) = q.pop_front() {
                 return Some(e);

@@ -1,6 +1,6 @@
 //! `quill match`: a referee for engine-vs-engine and human games of every variant Quill knows,
-//! sealed ones included. [`seat`] says who plays, [`engine`] runs an engine and reads its lines,
-//! [`game`] referees one game, [`pgn`] records it, [`results`] keeps the append-only results
+//! sealed ones included. [`seat`] says who plays, `engine` runs an engine and reads its lines,
+//! [`game`] referees one game, `pgn` records it, [`results`] keeps the append-only results
 //! file, [`stats`] sums a match up; this module runs a whole match: paired seeded openings,
 //! concurrency, resumption, progress and the summary. The referee's view of each dialect is in
 //! `protocol-docs/referee.md`.
@@ -8,28 +8,28 @@
 //! Module map:
 //! - `config`: [`MatchConfig`] and [`MatchError`]: checks, schedule, openings, game setups.
 //! - [`seat`]: who plays a seat (an engine spec and its limits, or a person).
-//! - [`engine`]: an engine's process and the meaning of the lines it prints.
-//! - [`inbox`]: what a game hears from its seats, and the dialogue log.
-//! - [`human`]: what a person types and what they are shown.
-//! - [`ends`]: how games ended, read back from the recorded reasons.
+//! - `engine`: an engine's process and the meaning of the lines it prints.
+//! - `inbox`: what a game hears from its seats, and the dialogue log.
+//! - `human`: what a person types and what they are shown.
+//! - `ends`: how games ended, read back from the recorded reasons.
 //! - [`game`]: one refereed game, split under `game/`: `clock` (time control, budgets,
 //!   margins), `player` (the seat driver: start, handshake per dialect, sync), `terminal` (a
 //!   person's terminal), `turn` (asking a seat, checking its answer, the alternating turn),
 //!   `sealed` (the sealed turn: commitments and openings), `human_turn` (a person's turn),
 //!   `finish` (adjudication and the game's report).
-//! - [`pgn`], [`results`], [`stats`]: the game's PGN, the results file, the match summary.
+//! - `pgn`, [`results`], [`stats`]: the game's PGN, the results file, the match summary.
 //! - `files`: [`read_openings`], and cleaning the PGN file on resumption.
 //! - this module: progress and [`run`].
 
 mod config;
 pub(crate) mod driver;
-pub mod ends;
-pub mod engine;
+pub(crate) mod ends;
+pub(crate) mod engine;
 mod files;
 pub mod game;
-pub mod human;
-pub mod inbox;
-pub mod pgn;
+pub(crate) mod human;
+pub(crate) mod inbox;
+pub(crate) mod pgn;
 pub mod results;
 pub mod seat;
 pub mod stats;
@@ -58,14 +58,14 @@ use stats::{Decision, Sprt, Summary};
 
 /// `at + d`, or as late as can be told when that is past what an `Instant` holds (a deadline
 /// of decades is as good as never; time arithmetic never panics).
-pub fn later(at: Instant, d: Duration) -> Instant {
+pub(crate) fn later(at: Instant, d: Duration) -> Instant {
     at.checked_add(d)
         .or_else(|| at.checked_add(Duration::from_secs(100 * 365 * 86_400)))
         .unwrap_or(at)
 }
 
 /// Largest openings file (`--openings`), in bytes.
-pub const MAX_OPENINGS_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_OPENINGS_BYTES: u64 = 64 * 1024 * 1024;
 /// Most games in a match.
 pub const MAX_GAMES: u32 = 1_000_000;
 /// Most games played at once.

@@ -14,33 +14,33 @@ use crate::notation::Turn;
 use crate::variant::{Side, Variant};
 
 /// What a PGN record is made of.
-pub struct PgnGame<'a> {
+pub(crate) struct PgnGame<'a> {
     /// `[Event]`.
-    pub event: &'a str,
+    pub(crate) event: &'a str,
     /// `[Round]`.
-    pub round: u32,
+    pub(crate) round: u32,
     /// `[White]`.
-    pub white: &'a str,
+    pub(crate) white: &'a str,
     /// `[Black]`.
-    pub black: &'a str,
+    pub(crate) black: &'a str,
     /// `[Variant]`.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// `[FEN]`, when the game did not start at the start position.
-    pub fen: Option<&'a str>,
+    pub(crate) fen: Option<&'a str>,
     /// White's and Black's time controls.
-    pub time_controls: [String; 2],
+    pub(crate) time_controls: [String; 2],
     /// The turns played.
-    pub turns: &'a [Turn],
+    pub(crate) turns: &'a [Turn],
     /// A comment after each turn, if any.
-    pub comments: &'a [Option<String>],
+    pub(crate) comments: &'a [Option<String>],
     /// Whether turns are joint sealed turns.
-    pub sealed: bool,
+    pub(crate) sealed: bool,
     /// In an alternating game, who moved first.
-    pub first_mover: Option<Side>,
+    pub(crate) first_mover: Option<Side>,
     /// How it ended.
-    pub outcome: &'a Outcome,
+    pub(crate) outcome: &'a Outcome,
     /// The PGN `[Termination]` value.
-    pub termination: &'a str,
+    pub(crate) termination: &'a str,
 }
 
 /// A PGN string value with `\` and `"` escaped.
@@ -55,7 +55,7 @@ fn comment(s: &str) -> String {
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let days = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400);
@@ -102,7 +102,7 @@ fn start_counters(g: &PgnGame<'_>) -> (u64, bool) {
 }
 
 /// The game as PGN text, ending with a blank line.
-pub fn write(g: &PgnGame<'_>) -> String {
+pub(crate) fn write(g: &PgnGame<'_>) -> String {
     let result = g.outcome.result();
     let mut out = String::new();
     let mut tag = |k: &str, v: &str| {

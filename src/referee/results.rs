@@ -19,12 +19,12 @@ use std::path::{Path, PathBuf};
 mod error;
 mod line;
 
-pub use error::{Error, LineFault};
+pub(crate) use error::{Error, LineFault};
 use line::sanitize;
 pub use line::{BadResult, GameRecord, GameResult, RecordError, valid_name};
 
 /// The first token pair of every results file (the format's name and version).
-pub const HEADER: &str = "quill-results 1";
+pub(crate) const HEADER: &str = "quill-results 1";
 
 /// A results file open for appending.
 #[derive(Debug)]
@@ -43,7 +43,7 @@ impl ResultsFile {
     /// characters become spaces).
     ///
     /// # Errors
-    /// [`Error::Io`] if the file exists already (a results file is never overwritten) or cannot
+    /// `Error::Io` if the file exists already (a results file is never overwritten) or cannot
     /// be written.
     pub fn create(path: &Path, header_extra: &str) -> Result<ResultsFile, Error> {
         let io = |source| Error::Io {
@@ -73,8 +73,8 @@ impl ResultsFile {
     /// returns the file ready for appending with the games already recorded.
     ///
     /// # Errors
-    /// [`Error::Io`], [`Error::BadHeader`], and for a complete line [`Error::BadLine`] or
-    /// [`Error::Duplicate`].
+    /// `Error::Io`, `Error::BadHeader`, and for a complete line `Error::BadLine` or
+    /// `Error::Duplicate`.
     pub fn open_resume(path: &Path) -> Result<(ResultsFile, Vec<GameRecord>), Error> {
         Self::open_resume_or_restart(path, None)
     }
@@ -86,7 +86,7 @@ impl ResultsFile {
     ///
     /// # Errors
     /// As [`ResultsFile::open_resume`].
-    pub fn open_resume_or_restart(
+    pub(crate) fn open_resume_or_restart(
         path: &Path,
         header_extra: Option<&str>,
     ) -> Result<(ResultsFile, Vec<GameRecord>), Error> {
@@ -147,8 +147,8 @@ impl ResultsFile {
     /// Appends one game line with a single write, then flushes and syncs it to the disk.
     ///
     /// # Errors
-    /// [`Error::BadRecord`] for a bad name or opening, [`Error::AlreadyRecorded`],
-    /// [`Error::Io`].
+    /// `Error::BadRecord` for a bad name or opening, `Error::AlreadyRecorded`,
+    /// `Error::Io`.
     pub fn append(&mut self, record: &GameRecord) -> Result<(), Error> {
         record.check().map_err(|reason| Error::BadRecord {
             path: self.path.clone(),
@@ -170,17 +170,17 @@ impl ResultsFile {
 
     /// The header's text after `quill-results 1` (empty if none), for the caller to compare
     /// with the match it is resuming.
-    pub fn header_extra(&self) -> &str {
+    pub(crate) fn header_extra(&self) -> &str {
         &self.header_extra
     }
 
     /// The line (from 1) that records game `game`, if any.
-    pub fn line_of(&self, game: u32) -> Option<usize> {
+    pub(crate) fn line_of(&self, game: u32) -> Option<usize> {
         self.lines.get(&game).copied()
     }
 
     /// The file's path.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -221,10 +221,10 @@ pub fn read_all(path: &Path) -> Result<Vec<GameRecord>, Error> {
 
 /// Largest results file read back (`--resume`, `quill merge`): far more than the longest match
 /// writes (a record is a few hundred bytes), and a bound on what a hostile file can cost.
-pub const MAX_RESULTS_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_RESULTS_BYTES: u64 = 1 << 30;
 
 /// Longest line of a results file read back.
-pub const MAX_RESULTS_LINE: usize = 64 * 1024;
+pub(crate) const MAX_RESULTS_LINE: usize = 64 * 1024;
 
 /// Refuses a results file larger than [`MAX_RESULTS_BYTES`].
 fn check_size(path: &Path, size: u64) -> Result<(), Error> {

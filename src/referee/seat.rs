@@ -9,7 +9,7 @@ pub use syntax::{parse_seat, split_words};
 
 /// Which protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     /// UCI, with `UCI_Variant` and the sealed extension.
     Uci,
     /// CECP (XBoard) version 2, with `turns=1` and the sealed extension.
@@ -27,23 +27,23 @@ impl fmt::Display for Dialect {
 
 /// A clock: `moves` per session (0: the whole game), a base time, an increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub(crate) struct Clock {
     /// Moves per session; 0 when the base is for the whole game.
-    pub moves: u32,
+    pub(crate) moves: u32,
     /// Time per session.
-    pub base: Duration,
+    pub(crate) base: Duration,
     /// Added after each of the player's moves.
-    pub inc: Duration,
+    pub(crate) inc: Duration,
 }
 
 /// How long and how far a player may think. A clock, a fixed time per move, a depth and a node
 /// limit may be combined; with none of them the default clock `10+0.1` applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// The player's clock.
-    pub clock: Option<Clock>,
+    pub(crate) clock: Option<Clock>,
     /// A fixed time per move.
-    pub movetime: Option<Duration>,
+    pub(crate) movetime: Option<Duration>,
     /// A depth limit.
     pub depth: Option<u32>,
     /// A node limit.
@@ -52,7 +52,7 @@ pub struct Limits {
 
 impl Limits {
     /// The limits with the default clock filled in when none is set.
-    pub fn or_default(self) -> Limits {
+    pub(crate) fn or_default(self) -> Limits {
         if self.clock.is_none()
             && self.movetime.is_none()
             && self.depth.is_none()
@@ -72,7 +72,7 @@ impl Limits {
     }
 
     /// As a PGN `TimeControl` tag value.
-    pub fn pgn(&self) -> String {
+    pub(crate) fn pgn(&self) -> String {
         match (self.clock, self.movetime) {
             (Some(c), _) => {
                 let base = c.base.as_secs_f64();
@@ -113,7 +113,7 @@ pub enum Seat {
 
 impl Seat {
     /// The seat's name in results and PGN.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Seat::Engine(e) => &e.name,
             Seat::Human { name } => name,
@@ -125,17 +125,17 @@ impl Seat {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The name in results and PGN.
-    pub name: String,
+    pub(crate) name: String,
     /// The command, run by `sh -c 'exec …'` so that quoting and arguments work as in a shell.
-    pub cmd: String,
+    pub(crate) cmd: String,
     /// The working directory, if not the referee's.
-    pub dir: Option<String>,
+    pub(crate) dir: Option<String>,
     /// The dialect.
-    pub dialect: Dialect,
+    pub(crate) dialect: Dialect,
     /// Options to set: `setoption name N value V` (UCI) or `option N=V` (CECP).
-    pub options: Vec<(String, String)>,
+    pub(crate) options: Vec<(String, String)>,
     /// Its limits.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
 }
 
 /// One `KEY=VALUE` word of a seat.
@@ -154,10 +154,10 @@ enum Word {
 }
 
 /// Longest time a seat word may give (`tc=` base and increment, `st=`): a day, in seconds.
-pub const MAX_SECONDS: u64 = 86_400;
+pub(crate) const MAX_SECONDS: u64 = 86_400;
 /// Most moves of a clock session (`tc=MOVES/…`).
-pub const MAX_SESSION_MOVES: u32 = 10_000;
+pub(crate) const MAX_SESSION_MOVES: u32 = 10_000;
 /// Deepest `depth=`.
-pub const MAX_DEPTH: u32 = 10_000;
+pub(crate) const MAX_DEPTH: u32 = 10_000;
 /// Most `nodes=`.
-pub const MAX_NODES: u64 = 1_000_000_000_000_000;
+pub(crate) const MAX_NODES: u64 = 1_000_000_000_000_000;

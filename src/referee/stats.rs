@@ -29,32 +29,34 @@ use super::results::{Error, GameRecord, read_all};
 mod elo;
 mod sprt;
 
-pub use elo::{Model, Sample, elo_from_score, score_from_elo};
+#[cfg(test)]
+use elo::score_from_elo;
+pub(crate) use elo::{Model, Sample, elo_from_score};
 pub use sprt::{Decision, Sprt, SprtResult};
 
 /// A match summed up from one engine's point of view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     /// The engine whose point of view is taken.
-    pub engine: String,
+    pub(crate) engine: String,
     /// Its opponents, in order of first appearance, joined by `, `.
-    pub opponent: String,
+    pub(crate) opponent: String,
     /// Games won.
-    pub wins: u32,
+    pub(crate) wins: u32,
     /// Games drawn.
-    pub draws: u32,
+    pub(crate) draws: u32,
     /// Games lost.
-    pub losses: u32,
+    pub(crate) losses: u32,
     /// Games in which the engine did not play (not counted).
     pub skipped: u32,
     /// Pair counts with pair scores 0, ½, 1, 1½, 2, when every pair is complete.
-    pub pentanomial: Option<[u32; 5]>,
+    pub(crate) pentanomial: Option<[u32; 5]>,
     /// The sample the interval and the SPRT use (`None` without games).
-    pub sample: Option<Sample>,
+    pub(crate) sample: Option<Sample>,
     /// The SPRT, if one was asked for.
     pub sprt: Option<SprtResult>,
     /// How the engine's games ended.
-    pub ends: Ends,
+    pub(crate) ends: Ends,
 }
 
 impl Summary {
@@ -127,19 +129,19 @@ impl Summary {
     }
 
     /// The score fraction, `None` without games.
-    pub fn score(&self) -> Option<f64> {
+    pub(crate) fn score(&self) -> Option<f64> {
         let games = self.games();
         (games > 0).then(|| (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(games))
     }
 
     /// The Elo difference (±infinity for a perfect or a null score), `None` without games.
-    pub fn elo(&self) -> Option<f64> {
+    pub(crate) fn elo(&self) -> Option<f64> {
         self.score().map(elo_from_score)
     }
 
     /// The 95% interval of the Elo difference, low end first; `None` without games or when the
     /// Elo difference itself is infinite.
-    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+    pub(crate) fn elo_interval(&self) -> Option<(f64, f64)> {
         self.sample
             .filter(|_| self.elo().is_some_and(f64::is_finite))
             .map(|s| s.elo_interval())
@@ -244,7 +246,7 @@ impl fmt::Display for Summary {
 /// identically in both; it is then kept once.
 ///
 /// # Errors
-/// Any error reading a file, or [`Error::Conflict`] for a game recorded differently.
+/// Any error reading a file, or `Error::Conflict` for a game recorded differently.
 pub fn merge(paths: &[PathBuf]) -> Result<Vec<GameRecord>, Error> {
     let mut games: BTreeMap<u32, (GameRecord, &PathBuf)> = BTreeMap::new();
     for path in paths {

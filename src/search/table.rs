@@ -25,7 +25,7 @@ pub enum Bound {
 
 impl Bound {
     /// What a search's `best` score is, for a window opened as (`alpha`, `beta`).
-    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+    pub(crate) fn of(best: i32, alpha: i32, beta: i32) -> Bound {
         if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -53,13 +53,13 @@ struct Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
     /// Remaining depth the score was searched to.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The bound type.
-    pub bound: Bound,
+    pub(crate) bound: Bound,
     /// The score, as stored (mate scores relative to the stored node; see `search`).
-    pub score: i32,
+    pub(crate) score: i32,
     /// The best move's code (see `Searchable::code`), if one is known.
-    pub mv: Option<u64>,
+    pub(crate) mv: Option<u64>,
 }
 
 /// Two entries that share a cache line.
@@ -82,14 +82,14 @@ const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
 impl Table {
     /// Default size in MiB (UCI `Hash`).
-    pub const DEFAULT_MIB: usize = 16;
+    pub(crate) const DEFAULT_MIB: usize = 16;
     /// Largest size in MiB a GUI may ask for.
-    pub const MAX_MIB: usize = 4096;
+    pub(crate) const MAX_MIB: usize = 4096;
 
     /// A table of at most `mib` MiB (at least one bucket), every entry empty.
     ///
     /// # Errors
-    /// When `mib` exceeds [`Table::MAX_MIB`] or the memory cannot be had.
+    /// When `mib` exceeds `Table::MAX_MIB` or the memory cannot be had.
     pub fn new(mib: usize) -> Result<Table, String> {
         if mib > Self::MAX_MIB {
             return Err(format!("at most {} MiB, not {mib}", Self::MAX_MIB));
@@ -132,7 +132,7 @@ impl Table {
     }
 
     /// Marks the start of a new search: entries of earlier ones give way to new ones.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.age = (self.age + 1) & 63;
     }
 
@@ -151,7 +151,7 @@ impl Table {
     /// Starts loading the bucket of `key` into the cache, for a probe soon after (a hint:
     /// nothing on targets other than x86-64).
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -164,7 +164,7 @@ impl Table {
     }
 
     /// The entry stored for `key`, if any.
-    pub fn probe(&self, key: u64) -> Option<Hit> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         let i = self.bucket(key);
         let check = (key >> 32) as u32;
         let slot = self.buckets[i]
@@ -187,7 +187,14 @@ impl Table {
     /// Stores a result for `key`. The same position keeps a deeper result unless the new one
     /// is exact; without a move it keeps its old move. Another position's entry gives way in
     /// the first slot when it is shallower or from an earlier search, else in the second.
-    pub fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, mv: Option<u64>) {
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        bound: Bound,
+        score: i32,
+        mv: Option<u64>,
+    ) {
         let i = self.bucket(key);
         let check = (key >> 32) as u32;
         let used = |s: &Slot| s.bound & 3 != 0;

@@ -15,17 +15,17 @@ use crate::variant::Variant;
 
 /// Options a GUI can set, in both dialects.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
+pub(crate) struct Options {
     /// Seed of the move sampler; 0 takes a fresh seed from the operating system each game.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Commit–reveal mode for sealed moves.
-    pub commit: bool,
+    pub(crate) commit: bool,
     /// Size of the transposition table in MiB (UCI `Hash`, CECP `memory`).
-    pub hash_mib: usize,
+    pub(crate) hash_mib: usize,
 }
 
 /// Largest seed a GUI may set (UCI `spin` maximum).
-pub const MAX_SEED: u64 = 2_147_483_647;
+pub(crate) const MAX_SEED: u64 = 2_147_483_647;
 
 /// Deepest perft either dialect (and `quill perft`) runs: far beyond what finishes in any
 /// variant, and a bound on the recursion.
@@ -33,10 +33,10 @@ pub const MAX_PERFT_DEPTH: u32 = 32;
 
 /// Longest time a search is given, in milliseconds (about 24.8 days): longer times from a GUI
 /// (`movetime`, clocks, `st`, `level`) count as this, so no time arithmetic can overflow.
-pub const MAX_TIME_MS: u64 = 1 << 31;
+pub(crate) const MAX_TIME_MS: u64 = 1 << 31;
 
 /// A time from the GUI in milliseconds as a search budget, capped at [`MAX_TIME_MS`].
-pub fn duration_ms(ms: u64) -> std::time::Duration {
+pub(crate) fn duration_ms(ms: u64) -> std::time::Duration {
     std::time::Duration::from_millis(ms.min(MAX_TIME_MS))
 }
 
@@ -287,9 +287,9 @@ impl Default for Core {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftDivide {
     /// The depth counted.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// Each root turn (as written) with the sequences under it.
-    pub split: Vec<(String, u64)>,
+    pub(crate) split: Vec<(String, u64)>,
 }
 
 impl PerftDivide {

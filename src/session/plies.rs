@@ -28,11 +28,11 @@ use crate::notation::WireMove;
 use crate::rules::PlyError;
 
 /// XBoard's null move.
-pub const NULL: &str = "@@@@";
+pub(crate) const NULL: &str = "@@@@";
 
 /// What the engine still owes or expects within a turn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Plies {
+pub(crate) enum Plies {
     /// Between turns.
     #[default]
     Idle,
@@ -57,12 +57,12 @@ pub enum Plies {
 ///
 /// # Errors
 /// Why the ply cannot begin a legal turn.
-pub fn read_p1(game: &Game, mv: &WireMove) -> Result<WireMove, PlyError> {
+pub(crate) fn read_p1(game: &Game, mv: &WireMove) -> Result<WireMove, PlyError> {
     game.read_p1(mv)
 }
 
 /// The engine's P2 answer to the opponent's partial turn, as XBoard writes it.
-pub fn answer_p2(game: &Game, partial: &WireMove) -> String {
+pub(crate) fn answer_p2(game: &Game, partial: &WireMove) -> String {
     shown(&game.p2(partial).0)
 }
 
@@ -82,7 +82,7 @@ fn same_ply(expected: &WireMove, got: &WireMove) -> bool {
 ///
 /// # Errors
 /// Why the ply is not P2, naming the one expected.
-pub fn check_p2(game: &Game, partial: &WireMove, mv: &WireMove) -> Result<(), PlyError> {
+pub(crate) fn check_p2(game: &Game, partial: &WireMove, mv: &WireMove) -> Result<(), PlyError> {
     let (expected, why) = game.p2(partial);
     if same_ply(&expected, mv) {
         return Ok(());
@@ -97,7 +97,7 @@ pub fn check_p2(game: &Game, partial: &WireMove, mv: &WireMove) -> Result<(), Pl
 ///
 /// # Errors
 /// Why the ply is not P2, naming the one expected.
-pub fn check_own_p2(game: &Game, turn: &WireMove, mv: &WireMove) -> Result<(), PlyError> {
+pub(crate) fn check_own_p2(game: &Game, turn: &WireMove, mv: &WireMove) -> Result<(), PlyError> {
     let partial = split(game, turn)
         .and_then(|(p1, _)| crate::notation::parse_move(&p1))
         .and_then(|p1| read_p1(game, &p1).ok());
@@ -112,7 +112,7 @@ pub fn check_own_p2(game: &Game, turn: &WireMove, mv: &WireMove) -> Result<(), P
 /// Game mode, for a person's null ply in every variant. Mid-turn out of force mode any
 /// `setboard` is the null ply; in force mode it is when its side to move is the one after a
 /// null ply at this point; between turns when, in addition, its board is the current one.
-pub fn is_null_relay(game: &Game, plies: &Plies, force: bool, fen: &str) -> bool {
+pub(crate) fn is_null_relay(game: &Game, plies: &Plies, force: bool, fen: &str) -> bool {
     let mut fields = fen.split_whitespace();
     let (Some(board), Some(stm), Some(mover)) = (fields.next(), fields.next(), game.side_to_move())
     else {
@@ -131,7 +131,7 @@ pub fn is_null_relay(game: &Game, plies: &Plies, force: bool, fen: &str) -> bool
 }
 
 /// A received ply as XBoard writes it (a null as `@@@@`), for messages.
-pub fn shown(mv: &WireMove) -> String {
+pub(crate) fn shown(mv: &WireMove) -> String {
     match mv {
         WireMove::Pass => NULL.to_string(),
         other => other.to_string(),
@@ -142,12 +142,16 @@ pub fn shown(mv: &WireMove) -> String {
 ///
 /// # Errors
 /// Why P3 cannot end the turn.
-pub fn complete(game: &Game, partial: &WireMove, p3: &WireMove) -> Result<WireMove, PlyError> {
+pub(crate) fn complete(
+    game: &Game,
+    partial: &WireMove,
+    p3: &WireMove,
+) -> Result<WireMove, PlyError> {
     game.complete(partial, p3)
 }
 
 /// The engine's own turn as P1 and P3, or `None` when the game is not shown in plies.
-pub fn split(game: &Game, turn: &WireMove) -> Option<(String, String)> {
+pub(crate) fn split(game: &Game, turn: &WireMove) -> Option<(String, String)> {
     game.split(turn)
 }
 

@@ -10,7 +10,7 @@
 
 /// The number of set bits of `x`.
 #[inline(always)]
-pub fn popcount(x: u32) -> u32 {
+pub(crate) fn popcount(x: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {

@@ -68,10 +68,10 @@ pub struct Endgame {
     states: Vec<State>,
     values: Vec<f64>,
     /// Positions solved again during value iteration.
-    pub updates: usize,
+    pub(crate) updates: usize,
     /// The largest difference between a position's value and that of its matrix game over
     /// its children's values (0 at the exact fixed point).
-    pub residual: f64,
+    pub(crate) residual: f64,
 }
 
 impl Endgame {
@@ -200,7 +200,7 @@ impl Endgame {
     }
 
     /// The number of reachable positions.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.states.len()
     }
 
@@ -210,13 +210,13 @@ impl Endgame {
     }
 
     /// The value for White of a reachable position.
-    pub fn value(&self, pos: &Position) -> Option<f64> {
+    pub(crate) fn value(&self, pos: &Position) -> Option<f64> {
         self.index.get(&key(pos)).map(|&i| self.values[i as usize])
     }
 
     /// The one-turn matrix of a reachable unfinished position over the solved values:
     /// White's moves, Black's moves and the row-major payoffs.
-    pub fn matrix(&self, pos: &Position) -> Option<(&[Move], &[Move], Vec<f64>)> {
+    pub(crate) fn matrix(&self, pos: &Position) -> Option<(&[Move], &[Move], Vec<f64>)> {
         let s = &self.states[*self.index.get(&key(pos))? as usize];
         s.terminal.is_none().then(|| {
             let payoff = s
@@ -248,7 +248,7 @@ impl Endgame {
 /// exact values (for White) of the joint children: the game value minus what the strategy
 /// guarantees, for `side`, on the scale 0 … 1. Moves of `strategy` outside the matrix count
 /// for nothing.
-pub fn exploitability<M: Copy + PartialEq>(
+pub(crate) fn exploitability<M: Copy + PartialEq>(
     white: &[M],
     black: &[M],
     payoff: &[f64],
@@ -316,9 +316,9 @@ pub struct ExploitReport {
     /// Reachable positions solved.
     pub states: usize,
     /// Positions solved again during value iteration.
-    pub updates: usize,
+    pub(crate) updates: usize,
     /// The fixed-point residual of the solved values.
-    pub residual: f64,
+    pub(crate) residual: f64,
     /// The search's last completed iteration at the root.
     pub analysis: Analysis,
     /// Quill playing White, then Black.

@@ -13,7 +13,7 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{End, KNIGHT, Position};
 
 /// The exact payoff of a finished game, `None` while it goes on.
-pub fn terminal(p: &Position) -> Option<f64> {
+pub(crate) fn terminal(p: &Position) -> Option<f64> {
     p.end().map(|end| match end {
         End::Win(Side::White, _) => 1.0,
         End::Win(Side::Black, _) => 0.0,
@@ -21,7 +21,7 @@ pub fn terminal(p: &Position) -> Option<f64> {
     })
 }
 
-/// The payoff of a position: exact when the game is over, else [`heuristic`].
+/// The payoff of a position: exact when the game is over, else `heuristic`.
 pub fn evaluate(p: &Position) -> f64 {
     terminal(p).unwrap_or_else(|| heuristic(p))
 }
@@ -33,12 +33,12 @@ pub fn evaluate(p: &Position) -> f64 {
 /// footman is worth 0.4 less), horsemen 1.25 each, a penalty point −1.5 (a second one loses),
 /// footman advance 0.05 a rank, and horseman mobility 0.02 a square. A horseman standing
 /// where an enemy footman captures it next turn is worth 0.3 less (knight safety).
-pub fn heuristic(p: &Position) -> f64 {
+pub(crate) fn heuristic(p: &Position) -> f64 {
     logistic(balance(p))
 }
 
 /// White's material balance minus Black's, in hundredths of a footman (see [`heuristic`]).
-pub fn balance(p: &Position) -> i32 {
+pub(crate) fn balance(p: &Position) -> i32 {
     side_score(p, Side::White) - side_score(p, Side::Black)
 }
 
@@ -57,7 +57,7 @@ static LOGISTIC: LazyLock<Vec<f64>> = LazyLock::new(|| {
 
 /// The logistic of a balance in hundredths, from the table (balances past ±40 footmen are
 /// clamped: the order is kept, ties only where the values already agree to 1e-14).
-pub fn logistic(balance: i32) -> f64 {
+pub(crate) fn logistic(balance: i32) -> f64 {
     LOGISTIC[(balance.clamp(-REACH, REACH) + REACH) as usize]
 }
 

@@ -18,17 +18,17 @@
 //!
 //! The root is searched by iterative deepening; each iteration seeds its restricted game with
 //! the previous iteration's supports. An iteration stopped by the clock still answers when
-//! its root had solved a restricted game ([`Analysis::partial`]). The root strategy of the
+//! its root had solved a restricted game (`Analysis::partial`). The root strategy of the
 //! side Quill plays is sampled with the session's seeded generator.
 //!
-//! **The game** is any [`SealedRules`] (joint moves, resolution, terminal value, key and the
+//! **The game** is any `SealedRules` (joint moves, resolution, terminal value, key and the
 //! static evaluation hook); Apocalypse's [`Position`] implements it in `rules.rs`, its
 //! evaluation is [`eval`].
 //!
 //! **The table** ([`Table`]) is sized in MiB by the session's `Hash` and kept between moves
 //! ([`choose_with_table`]); a one-off search ([`choose`], `quill bench`) has its own.
 //!
-//! **Tablebase probe point.** [`Searcher::with_probe`] takes a [`Probe`]: given a position it
+//! **Tablebase probe point.** `Searcher::with_probe` takes a `Probe`: given a position it
 //! may return its exact value for White. It is consulted at every node below the root, right
 //! after the finished-game check and before the depth test, so a probed node is exact at any
 //! depth (a leaf is never evaluated statically) and its value goes into the parent's matrix
@@ -57,7 +57,7 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
 pub use root::{analyse, choose, choose_with_table};
-pub use rules::{Probe, SealedRules};
+pub(crate) use rules::{Probe, SealedRules};
 pub use tt::{Table, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
@@ -73,13 +73,13 @@ pub struct Stats {
     /// Positions visited, by the matrix search and the serialized searches.
     pub nodes: u64,
     /// Matrix games solved.
-    pub solves: u64,
+    pub(crate) solves: u64,
     /// Nodes settled by their serialized bounds alone.
-    pub bound_exits: u64,
+    pub(crate) bound_exits: u64,
     /// Transposition-table probes that found their position.
-    pub tt_hits: u64,
+    pub(crate) tt_hits: u64,
     /// Nodes whose exact value came from the [`Probe`].
-    pub probe_hits: u64,
+    pub(crate) probe_hits: u64,
 }
 
 /// The result of one completed iteration.
@@ -88,21 +88,21 @@ pub struct Analysis<M = Move> {
     /// Depth in joint turns.
     pub depth: u32,
     /// The value for White, 0 … 1.
-    pub value: f64,
+    pub(crate) value: f64,
     /// White's root strategy (support only, most likely first).
-    pub white: Vec<(M, f64)>,
+    pub(crate) white: Vec<(M, f64)>,
     /// Black's root strategy (support only, most likely first).
-    pub black: Vec<(M, f64)>,
+    pub(crate) black: Vec<(M, f64)>,
     /// The principal joint line: each turn's most likely pair.
-    pub pv: Vec<(M, M)>,
+    pub(crate) pv: Vec<(M, M)>,
     /// Counters so far.
     pub stats: Stats,
     /// Microseconds since the search started.
-    pub micros: u64,
+    pub(crate) micros: u64,
     /// The strategies come from an iteration stopped by the clock (at `depth + 1`): the
     /// equilibrium of its last restricted root game, every cell of which was searched to
     /// `depth + 1` and which holds the supports of iteration `depth`.
-    pub partial: bool,
+    pub(crate) partial: bool,
 }
 
 impl<M> Analysis<M> {
@@ -152,12 +152,12 @@ pub struct Searcher<'a, G: SealedRules = Position> {
 
 impl<'a, G: SealedRules> Searcher<'a, G> {
     /// A searcher with an empty table of the default size.
-    pub fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a, G> {
+    pub(crate) fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a, G> {
         Searcher::with_table(limits, stop, Table::default())
     }
 
     /// A searcher using `table` (entries of earlier searches included); take it back with
-    /// [`Searcher::into_table`]. A table whose memory cannot be had searches without one.
+    /// `Searcher::into_table`. A table whose memory cannot be had searches without one.
     pub fn with_table(
         limits: Limits,
         stop: &'a AtomicBool,
@@ -185,18 +185,18 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     }
 
     /// Consults `probe` at every node before searching it (see [`Probe`]).
-    pub fn with_probe(mut self, probe: &'a dyn Probe<G>) -> Searcher<'a, G> {
+    pub(crate) fn with_probe(mut self, probe: &'a dyn Probe<G>) -> Searcher<'a, G> {
         self.probe = Some(probe);
         self
     }
 
     /// The table, with what this search stored.
-    pub fn into_table(self) -> Table<G::Move> {
+    pub(crate) fn into_table(self) -> Table<G::Move> {
         self.tt
     }
 
     /// The counters so far.
-    pub fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         Stats {
             tt_hits: self.tt.hits,
             ..self.stats
@@ -240,7 +240,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     /// The value for White of `pos` searched `depth` joint turns deep, fail-soft in the window
     /// (`alpha`, `beta`): a result at or below `alpha` is an upper bound, one at or above
     /// `beta` a lower bound, anything between exact.
-    pub fn value(&mut self, pos: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
+    pub(crate) fn value(&mut self, pos: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
         if let Some(v) = self.leaf(pos, depth) {
             return v;
         }

@@ -14,7 +14,7 @@ use crate::variants::apocalypse::{Move, Position};
 
 /// The deepest iteration of the sealed search, whatever depth is asked for (its recursion
 /// and its output stay bounded).
-pub const MAX_DEPTH: u32 = 64;
+pub(crate) const MAX_DEPTH: u32 = 64;
 
 /// Searches `pos` by iterative deepening until a limit or `stop`, White restricted to
 /// `white_only` and Black to `black_only` when those are not empty. `None` when the game is

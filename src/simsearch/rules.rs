@@ -35,7 +35,7 @@ pub trait SealedRules: Clone {
 /// finished-game check): a value returned is taken as exact at every depth, and the node is
 /// not searched further. This is where the Apocalypse tablebase plugs in
 /// ([`super::Searcher::with_probe`]); it must answer only for positions it has solved.
-pub trait Probe<G: SealedRules>: Sync {
+pub(crate) trait Probe<G: SealedRules>: Sync {
     /// The exact value for White of `pos`, if known.
     fn probe(&self, pos: &G) -> Option<f64>;
 

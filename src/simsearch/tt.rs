@@ -31,19 +31,19 @@ fn mix(mut z: u64) -> u64 {
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry<M = Move> {
+pub(crate) struct Entry<M = Move> {
     /// The position's key (0: an empty slot).
-    pub key: u64,
+    pub(crate) key: u64,
     /// The depth, in joint turns, that the bounds hold for.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The value is at least this.
-    pub lower: f64,
+    pub(crate) lower: f64,
     /// The value is at most this.
-    pub upper: f64,
+    pub(crate) upper: f64,
     /// White's most likely move in the last solve, if any.
-    pub white: Option<M>,
+    pub(crate) white: Option<M>,
     /// Black's most likely move in the last solve, if any.
-    pub black: Option<M>,
+    pub(crate) black: Option<M>,
 }
 
 /// A stored entry with the search that wrote it, packed in 40 bytes.
@@ -99,7 +99,7 @@ pub struct Table<M = Move> {
     buckets: usize,
     generation: u8,
     /// Probes that found their position.
-    pub hits: u64,
+    pub(crate) hits: u64,
 }
 
 impl<M: Copy> Default for Table<M> {
@@ -111,14 +111,14 @@ impl<M: Copy> Default for Table<M> {
 
 impl<M: Copy> Table<M> {
     /// The largest size, in MiB.
-    pub const MAX_MIB: usize = 4096;
+    pub(crate) const MAX_MIB: usize = 4096;
     /// Bytes of one slot.
-    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<M>>();
+    pub(crate) const SLOT_BYTES: usize = std::mem::size_of::<Slot<M>>();
 
     /// A table of `mib` MiB (allocated at first use).
     ///
     /// # Errors
-    /// A size of 0 or above [`Table::MAX_MIB`].
+    /// A size of 0 or above `Table::MAX_MIB`.
     pub fn with_mib(mib: usize) -> Result<Table<M>, String> {
         if !(1..=Self::MAX_MIB).contains(&mib) {
             return Err(format!(
@@ -139,17 +139,18 @@ impl<M: Copy> Table<M> {
     }
 
     /// The table's size in bytes once allocated.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.buckets * WAYS * Self::SLOT_BYTES
     }
 
     /// Whether the memory has been taken (by a first search).
-    pub fn is_allocated(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_allocated(&self) -> bool {
         !self.slots.is_empty()
     }
 
     /// Empties the table (`ucinewgame`, `new`, `Clear Hash`) and gives its memory back.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.slots = Vec::new();
         self.hits = 0;
     }
@@ -160,7 +161,7 @@ impl<M: Copy> Table<M> {
     /// # Errors
     /// When the memory cannot be had (the table stays empty, and usable: every probe misses
     /// and nothing is stored).
-    pub fn new_search(&mut self) -> Result<(), String> {
+    pub(crate) fn new_search(&mut self) -> Result<(), String> {
         self.hits = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.slots.is_empty() {
@@ -183,7 +184,7 @@ impl<M: Copy> Table<M> {
     }
 
     /// The entry of a key, if the table holds it.
-    pub fn probe(&mut self, key: u64) -> Option<Entry<M>> {
+    pub(crate) fn probe(&mut self, key: u64) -> Option<Entry<M>> {
         if self.slots.is_empty() || key == 0 {
             return None;
         }
@@ -198,7 +199,7 @@ impl<M: Copy> Table<M> {
 
     /// Stores an entry: over its own key's slot if present, else in the depth-preferred
     /// slot when it is at least as deep or from an earlier search, else in the other.
-    pub fn store(&mut self, entry: Entry<M>) {
+    pub(crate) fn store(&mut self, entry: Entry<M>) {
         if self.slots.is_empty() {
             return;
         }

@@ -9,7 +9,7 @@
 //! 3. the rest start at ½ and are solved again and again (Gauss–Seidel over a work list: a
 //!    position is queued when one of its children moved) until no value moves, then swept
 //!    whole until the largest residual (a position's value against the value of its matrix
-//!    game over its children) is at most [`TOLERANCE`], or a number of full sweeps ([`MAX_SWEEPS`] by default).
+//!    game over its children) is at most `TOLERANCE`, or a number of full sweeps ([`MAX_SWEEPS`] by default).
 //!
 //! Starting at ½ makes the limit the value of the game in which play that never ends is a
 //! draw, the value of the arbiter's turn cap as the cap grows, as in `quill exploit`.
@@ -24,17 +24,17 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{Position, Rules};
 
 /// The residual the iteration aims at.
-pub const TOLERANCE: f64 = 1e-13;
+pub(crate) const TOLERANCE: f64 = 1e-13;
 /// Full sweeps after the work list empties, at most, by default (`--max-sweeps`).
 pub const MAX_SWEEPS: usize = 2_000;
 /// The largest table `build` makes (pieces); 5 needs several GiB and hours, see the page.
-pub const MAX_BUILD_PIECES: u32 = 5;
+pub(crate) const MAX_BUILD_PIECES: u32 = 5;
 /// Work-list solves per iterated position, at most, before the full sweeps take over.
-pub const MAX_UPDATES_PER_POSITION: u64 = 20;
+pub(crate) const MAX_UPDATES_PER_POSITION: u64 = 20;
 /// The residual at which value iteration hands over to strategy iteration.
-pub const EXACT_FROM: f64 = 1e-6;
+pub(crate) const EXACT_FROM: f64 = 1e-6;
 /// Strategy-iteration rounds per attempt, at most.
-pub const MAX_ROUNDS: usize = 20;
+pub(crate) const MAX_ROUNDS: usize = 20;
 /// Full sweeps between two attempts at strategy iteration when one did not reach
 /// [`TOLERANCE`].
 const RETRY: usize = 50;
@@ -47,27 +47,27 @@ const QUIET: f64 = 1e-15;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SignatureStats {
     /// The signature.
-    pub signature: Signature,
+    pub(crate) signature: Signature,
     /// Positions (canonical orientations).
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Finished positions.
-    pub finished: u64,
+    pub(crate) finished: u64,
     /// Positions solved once (no child in the signature).
-    pub direct: u64,
+    pub(crate) direct: u64,
     /// Positions iterated.
-    pub iterated: u64,
+    pub(crate) iterated: u64,
     /// Matrix games solved during the iteration.
-    pub updates: u64,
+    pub(crate) updates: u64,
     /// Full sweeps after the work list.
-    pub sweeps: usize,
+    pub(crate) sweeps: usize,
     /// Strategy-iteration rounds accepted ([`super::exact`]).
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// The largest residual at the end.
-    pub residual: f64,
+    pub(crate) residual: f64,
     /// Matrix cells (joint turns) of the iterated positions.
-    pub cells: u64,
+    pub(crate) cells: u64,
     /// Processor seconds spent.
-    pub cpu_seconds: f64,
+    pub(crate) cpu_seconds: f64,
 }
 
 /// A built table and how it went.
@@ -79,7 +79,7 @@ pub struct Built {
 }
 
 /// Processor time of this process so far, in seconds (Linux `/proc/self/stat`; 0 elsewhere).
-pub fn cpu_seconds() -> f64 {
+pub(crate) fn cpu_seconds() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
         return 0.0;
     };
@@ -97,7 +97,7 @@ pub fn cpu_seconds() -> f64 {
 /// hears about each signature when it is done.
 ///
 /// # Errors
-/// A piece count outside 2 ..= [`MAX_BUILD_PIECES`].
+/// A piece count outside 2 ..= `MAX_BUILD_PIECES`.
 pub fn build(
     rules: Rules,
     pieces: u32,
@@ -112,12 +112,12 @@ pub fn build(
     solve_table(Tablebase::empty(rules, pieces), max_sweeps, progress)
 }
 
-/// Builds only `target`'s family ([`Signature::family`]): the signature and every one its
+/// Builds only `target`'s family (`Signature::family`): the signature and every one its
 /// positions can reach. The table answers for those signatures only; it is for measuring one
 /// signature's cost and for tests, and cannot be written (the format holds whole tables).
 ///
 /// # Errors
-/// A signature outside a table of 2 ..= [`MAX_BUILD_PIECES`] pieces.
+/// A signature outside a table of 2 ..= `MAX_BUILD_PIECES` pieces.
 pub fn build_family(
     rules: Rules,
     target: Signature,

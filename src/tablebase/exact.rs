@@ -22,32 +22,32 @@ use crate::solver::Solver;
 /// The graph of a signature's iterated positions, as the builder holds it.
 pub(super) struct Graph<'a> {
     /// Per iterated position: its index in the signature, rows, columns, first cell.
-    pub nodes: &'a [(u32, u16, u16, usize)],
+    pub(crate) nodes: &'a [(u32, u16, u16, usize)],
     /// Matrix cells: a payoff (≥ 0) or `-(index + 1)`, a position of the signature.
-    pub cells: &'a [f64],
+    pub(crate) cells: &'a [f64],
     /// Where each position's cells end.
-    pub ends: &'a [usize],
+    pub(crate) ends: &'a [usize],
     /// Per position of the signature, its iterated-position number (`u32::MAX`: not iterated,
     /// its value is final).
-    pub node_of: &'a [u32],
+    pub(crate) node_of: &'a [u32],
 }
 
 /// The largest component solved by dense elimination (its matrix is `n²` doubles: 128 MiB).
-pub const MAX_DENSE: usize = 4096;
+pub(crate) const MAX_DENSE: usize = 4096;
 /// A component whose total probability of leaving is at most this is closed (never left).
 const CLOSED: f64 = 1e-13;
 
 /// What the rounds did.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Rounds {
+pub(crate) struct Rounds {
     /// The round whose values were kept (0: none, value iteration's values stay).
-    pub accepted: usize,
+    pub(crate) accepted: usize,
     /// The residual before the first round and after each round up to the one kept.
-    pub residuals: Vec<f64>,
+    pub(crate) residuals: Vec<f64>,
     /// The largest strongly connected component met.
-    pub largest_component: usize,
+    pub(crate) largest_component: usize,
     /// Closed components (values kept) in the round kept.
-    pub closed: usize,
+    pub(crate) closed: usize,
 }
 
 /// The Markov chain of fixed strategies: per iterated position, transitions to iterated

@@ -2,7 +2,7 @@
 //! signature list, the values as little-endian `u32`s, and a SHA-256 of everything before it.
 //!
 //! Reading is bounded: the length the header implies must be the file's length, and no more
-//! than [`MAX_FILE_BYTES`] is ever read; every field is checked, so a wrong, corrupt or
+//! than `MAX_FILE_BYTES` is ever read; every field is checked, so a wrong, corrupt or
 //! truncated file gives an error naming what is wrong, never a panic.
 
 use std::io::{Read, Write};
@@ -15,19 +15,19 @@ use super::{SCALE, Tablebase};
 use crate::variants::apocalypse::Rules;
 
 /// The first 8 bytes of a table file.
-pub const MAGIC: &[u8; 8] = b"QUILLTB\0";
+pub(crate) const MAGIC: &[u8; 8] = b"QUILLTB\0";
 /// The format version this build writes and reads.
-pub const VERSION: u16 = 1;
+pub(crate) const VERSION: u16 = 1;
 /// Bits of a stored value.
-pub const VALUE_BITS: u8 = 32;
+pub(crate) const VALUE_BITS: u8 = 32;
 /// Header bytes before the signature list.
-pub const HEADER_BYTES: usize = 40;
+pub(crate) const HEADER_BYTES: usize = 40;
 /// Bytes of one signature entry.
-pub const SIGNATURE_BYTES: usize = 8;
+pub(crate) const SIGNATURE_BYTES: usize = 8;
 /// Bytes of the checksum at the end.
-pub const CHECKSUM_BYTES: usize = 32;
+pub(crate) const CHECKSUM_BYTES: usize = 32;
 /// The largest file read (1 GiB).
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The variant byte of a rule set.
 fn variant_byte(r: Rules) -> u8 {
@@ -69,7 +69,7 @@ pub fn encode(t: &Tablebase) -> Vec<u8> {
 ///
 /// # Errors
 /// The I/O error, with the path.
-pub fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
+pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
     let bytes = encode(t);
     let mut f = std::fs::File::create(path)
         .map_err(|e| format!("cannot create {}: {e}", path.display()))?;

@@ -25,7 +25,7 @@ use crate::variants::apocalypse::Position;
 /// Squares of the board.
 const SQUARES: u32 = 25;
 /// The largest piece count an index is defined for (the binomial table's reach).
-pub const MAX_PIECES: u32 = 6;
+pub(crate) const MAX_PIECES: u32 = 6;
 
 /// Binomial coefficients `C(n, k)` for `n` ≤ 25, `k` ≤ [`MAX_PIECES`].
 const fn binomials() -> [[u64; MAX_PIECES as usize + 1]; SQUARES as usize + 1] {
@@ -54,7 +54,7 @@ fn choose(n: u32, k: u32) -> u64 {
 }
 
 /// The left-right mirror of a set of squares (file a ↔ e on every rank).
-pub fn mirror(bb: u32) -> u32 {
+pub(crate) fn mirror(bb: u32) -> u32 {
     let mut out = 0;
     for rank in 0..5 {
         let row = (bb >> (rank * 5)) & 0b11111;
@@ -84,7 +84,7 @@ pub struct Signature {
 
 impl Signature {
     /// The signature of a position.
-    pub fn of(pos: &Position) -> Signature {
+    pub(crate) fn of(pos: &Position) -> Signature {
         let n = |bb: u32| bb.count_ones() as u8;
         Signature {
             wf: n(pos.footmen(Side::White)),
@@ -95,14 +95,14 @@ impl Signature {
     }
 
     /// Pieces on the board.
-    pub fn pieces(self) -> u32 {
+    pub(crate) fn pieces(self) -> u32 {
         u32::from(self.wf) + u32::from(self.wh) + u32::from(self.bf) + u32::from(self.bh)
     }
 
     /// Every signature of a table of at most `pieces` pieces, in table order: fewer pieces
     /// first, then fewer footmen (so that every move leads to an earlier signature or stays
     /// in its own), then by the four numbers.
-    pub fn all(pieces: u32) -> Vec<Signature> {
+    pub(crate) fn all(pieces: u32) -> Vec<Signature> {
         let top = pieces.min(MAX_PIECES) as u8;
         let mut out = Vec::new();
         for wf in 1..=top {
@@ -123,7 +123,7 @@ impl Signature {
 
     /// Whether a position of this signature can become one of `s` (or is one): no side gains
     /// footmen, nor footmen and horsemen together (moves capture and promote, nothing else).
-    pub fn reaches(self, s: Signature) -> bool {
+    pub(crate) fn reaches(self, s: Signature) -> bool {
         s.wf <= self.wf
             && s.bf <= self.bf
             && s.wf + s.wh <= self.wf + self.wh
@@ -132,7 +132,7 @@ impl Signature {
 
     /// The signatures of a table that `self` can reach, itself included, in table order: the
     /// family one needs to solve `self`.
-    pub fn family(self) -> Vec<Signature> {
+    pub(crate) fn family(self) -> Vec<Signature> {
         Signature::all(self.pieces())
             .into_iter()
             .filter(|&s| self.reaches(s))
@@ -140,24 +140,24 @@ impl Signature {
     }
 
     /// A small number naming the signature, for direct lookup tables.
-    pub fn slot(self) -> usize {
+    pub(crate) fn slot(self) -> usize {
         let b = MAX_PIECES as usize + 1;
         ((usize::from(self.wf) * b + usize::from(self.wh)) * b + usize::from(self.bf)) * b
             + usize::from(self.bh)
     }
 
     /// The size of [`Signature::slot`]'s range.
-    pub const SLOTS: usize = (MAX_PIECES as usize + 1).pow(4);
+    pub(crate) const SLOTS: usize = (MAX_PIECES as usize + 1).pow(4);
 }
 
 /// The canonical White footman sets of each size, for ranking and unranking.
-pub struct Footmen {
+pub(crate) struct Footmen {
     sets: Vec<Vec<u32>>,
 }
 
 impl Footmen {
     /// The canonical sets of every size up to `max` footmen.
-    pub fn new(max: u32) -> Footmen {
+    pub(crate) fn new(max: u32) -> Footmen {
         let max = max.min(MAX_PIECES);
         let mut sets = vec![Vec::new(); max as usize + 1];
         sets[0].push(0);
@@ -193,10 +193,10 @@ fn for_each_subset(k: u32, f: &mut dyn FnMut(u32)) {
 
 /// The pieces of a position as four square sets: White footmen, White horsemen, Black
 /// footmen, Black horsemen.
-pub type Pieces = [u32; 4];
+pub(crate) type Pieces = [u32; 4];
 
 /// The pieces of a position.
-pub fn pieces_of(pos: &Position) -> Pieces {
+pub(crate) fn pieces_of(pos: &Position) -> Pieces {
     [
         pos.footmen(Side::White),
         pos.horsemen(Side::White),
@@ -207,7 +207,7 @@ pub fn pieces_of(pos: &Position) -> Pieces {
 
 /// The canonical orientation of a position's pieces: mirrored when that makes the White
 /// footman set smaller.
-pub fn canonical(p: Pieces) -> Pieces {
+pub(crate) fn canonical(p: Pieces) -> Pieces {
     if mirror(p[0]) < p[0] {
         p.map(mirror)
     } else {
@@ -258,7 +258,7 @@ fn nth_bit(mut bb: u32, n: u32) -> u32 {
 
 impl Footmen {
     /// The number of positions (canonical orientations) of a signature.
-    pub fn positions(&self, s: Signature) -> u64 {
+    pub(crate) fn positions(&self, s: Signature) -> u64 {
         let free1 = SQUARES - u32::from(s.wf);
         let free2 = free1 - u32::from(s.wh);
         let free3 = free2 - u32::from(s.bf);
@@ -269,7 +269,7 @@ impl Footmen {
     }
 
     /// The index of canonical pieces `p` (of signature `s`) inside their signature.
-    pub fn index(&self, s: Signature, p: Pieces) -> Option<u64> {
+    pub(crate) fn index(&self, s: Signature, p: Pieces) -> Option<u64> {
         let sets = self.sets.get(usize::from(s.wf))?;
         let r0 = sets.binary_search(&p[0]).ok()? as u64;
         let mut avail = ((1u32 << SQUARES) - 1) & !p[0];
@@ -289,7 +289,7 @@ impl Footmen {
     }
 
     /// The pieces at `index` of signature `s` (the inverse of [`Footmen::index`]).
-    pub fn pieces(&self, s: Signature, index: u64) -> Pieces {
+    pub(crate) fn pieces(&self, s: Signature, index: u64) -> Pieces {
         let free1 = SQUARES - u32::from(s.wf);
         let free2 = free1 - u32::from(s.wh);
         let free3 = free2 - u32::from(s.bf);

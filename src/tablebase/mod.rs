@@ -12,7 +12,7 @@
 
 pub mod build;
 pub mod cli;
-pub mod exact;
+pub(crate) mod exact;
 pub mod format;
 pub mod index;
 
@@ -27,15 +27,15 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position, Rules};
 
 /// The quantisation scale: a stored value `q` means `q / 2^31` (so 0, ½ and 1 are exact).
-pub const SCALE: f64 = 2_147_483_648.0;
+pub(crate) const SCALE: f64 = 2_147_483_648.0;
 
 /// The stored form of a value in 0 … 1.
-pub fn quantise(v: f64) -> u32 {
+pub(crate) fn quantise(v: f64) -> u32 {
     (v.clamp(0.0, 1.0) * SCALE).round() as u32
 }
 
 /// The payoff of a finished game for White, `None` while it goes on.
-pub fn terminal(p: &Position) -> Option<f64> {
+pub(crate) fn terminal(p: &Position) -> Option<f64> {
     p.end().map(|end| match end {
         End::Win(Side::White, _) => 1.0,
         End::Win(Side::Black, _) => 0.0,
@@ -90,7 +90,7 @@ impl Tablebase {
     }
 
     /// The most pieces of a position in the table.
-    pub fn pieces(&self) -> u32 {
+    pub(crate) fn pieces(&self) -> u32 {
         self.pieces
     }
 
@@ -136,7 +136,7 @@ impl Tablebase {
     }
 
     /// The value for White of a position of this table's rule set with at most
-    /// [`Tablebase::pieces`] pieces (a finished game gets its payoff); `None` outside.
+    /// `Tablebase::pieces` pieces (a finished game gets its payoff); `None` outside.
     pub fn value(&self, pos: &Position) -> Option<f64> {
         if pos.rules() != self.rules {
             return None;
@@ -148,7 +148,7 @@ impl Tablebase {
     }
 
     /// [`Tablebase::value`] of a position known to be unfinished (no end check).
-    pub fn unfinished_value(&self, pos: &Position) -> Option<f64> {
+    pub(crate) fn unfinished_value(&self, pos: &Position) -> Option<f64> {
         let sig = Signature::of(pos);
         if pos.rules() != self.rules || sig.pieces() > self.pieces {
             return None;
@@ -210,7 +210,7 @@ impl crate::simsearch::Probe<Position> for Tables {
 
 impl Tables {
     /// The table of a rule set.
-    pub fn get(&self, rules: Rules) -> Option<&Tablebase> {
+    pub(crate) fn get(&self, rules: Rules) -> Option<&Tablebase> {
         match rules {
             Rules::Seed => self.seed.as_deref(),
             Rules::Classic => self.classic.as_deref(),
@@ -218,12 +218,12 @@ impl Tables {
     }
 
     /// Whether no table is loaded.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.seed.is_none() && self.classic.is_none()
     }
 
     /// The value of an unfinished position from the table of its rule set, if it is inside.
-    pub fn probe(&self, pos: &Position) -> Option<f64> {
+    pub(crate) fn probe(&self, pos: &Position) -> Option<f64> {
         self.get(pos.rules())?.unfinished_value(pos)
     }
 
@@ -239,7 +239,7 @@ impl Tables {
     }
 
     /// The tables at `path`: a table file, or a directory whose `*.qtb` files are read (at
-    /// most [`MAX_DIRECTORY_FILES`]); an empty path gives no tables.
+    /// most `MAX_DIRECTORY_FILES`); an empty path gives no tables.
     ///
     /// # Errors
     /// A message naming the file that could not be read, or a directory without tables.
@@ -278,12 +278,12 @@ impl Tables {
 }
 
 /// The most table files read from one directory.
-pub const MAX_DIRECTORY_FILES: usize = 16;
+pub(crate) const MAX_DIRECTORY_FILES: usize = 16;
 
 static ACTIVE: RwLock<Option<Tables>> = RwLock::new(None);
 
 /// The tables the sealed search probes now (none until [`set_active`]).
-pub fn active() -> Tables {
+pub(crate) fn active() -> Tables {
     ACTIVE
         .read()
         .unwrap_or_else(PoisonError::into_inner)

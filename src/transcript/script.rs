@@ -21,7 +21,7 @@ pub const DIALOGUE_LINES: usize = 20;
 #[derive(Clone, Debug)]
 pub struct Transcript {
     /// Where it came from (a file name), used in messages.
-    pub name: String,
+    pub(crate) name: String,
     /// The timeout its `# timeout: SECS` header sets, if any.
     pub timeout: Option<Duration>,
     /// The steps in order; comments and blank lines are dropped.
@@ -85,7 +85,7 @@ impl Pattern {
     ///
     /// # Errors
     /// Fails when `source` is not a valid regular expression.
-    pub fn new(source: &str) -> Result<Pattern, regex::Error> {
+    pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
         Ok(Pattern {
             source: source.to_string(),
             regex: Regex::new(&format!("^(?:{source})$"))?,
@@ -93,12 +93,12 @@ impl Pattern {
     }
 
     /// The expression as written in the transcript.
-    pub fn source(&self) -> &str {
+    pub(crate) fn source(&self) -> &str {
         &self.source
     }
 
     /// Whether `line` matches as a whole.
-    pub fn matches(&self, line: &str) -> bool {
+    pub(crate) fn matches(&self, line: &str) -> bool {
         self.regex.is_match(line)
     }
 }

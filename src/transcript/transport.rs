@@ -65,7 +65,7 @@ impl InProcess {
     }
 
     /// Drives `session`, whose search events arrive on `events`.
-    pub fn with_session(session: Session, events: Receiver<Input>) -> InProcess {
+    pub(crate) fn with_session(session: Session, events: Receiver<Input>) -> InProcess {
         InProcess {
             session,
             events,

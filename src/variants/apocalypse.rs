@@ -11,9 +11,9 @@ use crate::notation::WireMove;
 use crate::variant::Side;
 
 /// Board geometry of Apocalypse.
-pub const GEOMETRY: Geometry = Geometry::new(5, 5);
+pub(crate) const GEOMETRY: Geometry = Geometry::new(5, 5);
 /// The start position.
-pub const START_FEN: &str = "npppn/p3p/5/P3P/NPPPN w - - 0 1 0/0";
+pub(crate) const START_FEN: &str = "npppn/p3p/5/P3P/NPPPN w - - 0 1 0/0";
 
 const ALL: u32 = (1 << 25) - 1;
 const FILE_A: u32 = 0b00001_00001_00001_00001_00001;
@@ -33,7 +33,7 @@ pub enum Rules {
 
 /// A kind of piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A footman (pawn).
     Footman,
     /// A horseman (knight).
@@ -50,19 +50,19 @@ pub struct Move {
 
 impl Move {
     /// The pass (`0000`).
-    pub const PASS: Move = Move {
+    pub(crate) const PASS: Move = Move {
         from: NONE,
         to: NONE,
         redeploy: NONE,
     };
 
     /// Whether this is the pass.
-    pub fn is_pass(self) -> bool {
+    pub(crate) fn is_pass(self) -> bool {
         self.from == NONE
     }
 
     /// The wire form of the move.
-    pub fn to_wire(self) -> WireMove {
+    pub(crate) fn to_wire(self) -> WireMove {
         if self.is_pass() {
             return WireMove::Pass;
         }
@@ -128,7 +128,7 @@ const fn knight_table() -> [u32; 25] {
 /// Horseman targets of each square, as a 25-bit set.
 pub(crate) const KNIGHT: [u32; 25] = knight_table();
 
-pub use crate::rules::End;
+pub(crate) use crate::rules::End;
 
 /// Why a written move is not legal (it still is a valid token and costs a penalty).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ pub enum Illegal {
 
 impl Illegal {
     /// A short explanation for messages.
-    pub fn reason(self) -> &'static str {
+    pub(crate) fn reason(self) -> &'static str {
         match self {
             Illegal::OffBoard => "a square is off the board",
             Illegal::NotYourPiece => "no piece of the mover on the from-square",
@@ -159,12 +159,12 @@ impl Illegal {
 }
 
 /// What a written move means in a position: a legal move, or an illegal one with its reason.
-pub type Judgement = Result<Move, Illegal>;
+pub(crate) type Judgement = Result<Move, Illegal>;
 
 /// A token that is not an Apocalypse move at all (three or more legs, or a promotion letter):
 /// a protocol error, not a penalty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotAMove;
+pub(crate) struct NotAMove;
 
 /// An Apocalypse position: pieces, penalty points and counters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -186,7 +186,7 @@ impl Position {
     /// A position from its pieces (bit `rank0 * 5 + file` per square, White first) and
     /// penalty points, with the counters at their FEN defaults (for the tablebase, which
     /// enumerates positions). Pieces on two lists at once are the caller's error.
-    pub fn from_parts(
+    pub(crate) fn from_parts(
         rules: Rules,
         footmen: [u32; 2],
         horsemen: [u32; 2],
@@ -203,12 +203,12 @@ impl Position {
     }
 
     /// The rule set.
-    pub fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Rules {
         self.rules
     }
 
     /// Penalty points of a side.
-    pub fn penalties(&self, side: Side) -> u8 {
+    pub(crate) fn penalties(&self, side: Side) -> u8 {
         self.penalties[side.index()]
     }
 
@@ -218,17 +218,18 @@ impl Position {
     }
 
     /// Footmen bitboard of a side.
-    pub fn footmen(&self, side: Side) -> u32 {
+    pub(crate) fn footmen(&self, side: Side) -> u32 {
         self.footmen[side.index()]
     }
 
     /// Horsemen bitboard of a side.
-    pub fn horsemen(&self, side: Side) -> u32 {
+    pub(crate) fn horsemen(&self, side: Side) -> u32 {
         self.horsemen[side.index()]
     }
 
     /// Sum over a side's footmen of the ranks they have advanced from their own back rank.
-    pub fn footman_advance(&self, side: Side) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn footman_advance(&self, side: Side) -> u32 {
         let mut f = self.footmen[side.index()];
         let mut total = 0;
         while f != 0 {
@@ -240,7 +241,8 @@ impl Position {
     }
 
     /// Number of (horseman, target) pairs of a side's horsemen, friendly squares excluded.
-    pub fn horseman_mobility(&self, side: Side) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn horseman_mobility(&self, side: Side) -> u32 {
         let s = side.index();
         let mut h = self.horsemen[s];
         let mut total = 0;
@@ -256,7 +258,7 @@ impl Position {
     }
 
     /// The piece on a square, as its FEN letter.
-    pub fn piece_at(&self, sq: Square) -> Option<char> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<char> {
         let bit = 1u32 << index_of(sq)?;
         [
             (self.footmen[0], 'P'),
@@ -335,7 +337,7 @@ impl Position {
     }
 
     /// Whether the side has a move other than a pass.
-    pub fn has_move(&self, side: Side) -> bool {
+    pub(crate) fn has_move(&self, side: Side) -> bool {
         let s = side.index();
         let o = 1 - s;
         let occ = self.occupied(0) | self.occupied(1);
@@ -417,7 +419,7 @@ impl Position {
     ///
     /// # Errors
     /// [`NotAMove`] when the text is not an Apocalypse move at all.
-    pub fn judge(&self, side: Side, mv: &WireMove) -> Result<Judgement, NotAMove> {
+    pub(crate) fn judge(&self, side: Side, mv: &WireMove) -> Result<Judgement, NotAMove> {
         let mut legal = Vec::new();
         self.legal_moves(side, &mut legal);
         let (legs, promotion) = match mv {
@@ -589,7 +591,7 @@ impl Position {
     }
 
     /// A text diagram, ranks from 5 down, as in `protocol-docs/rules.md`.
-    pub fn diagram(&self) -> String {
+    pub(crate) fn diagram(&self) -> String {
         crate::board::diagram(&GEOMETRY, |sq| self.piece_at(sq))
     }
 }
@@ -622,7 +624,7 @@ fn footman_targets(s: usize, f: u32) -> (u32, u32, u32) {
 }
 
 /// A sealed turn as [`crate::rules::Rules::play`] takes it: each side's judged move.
-pub type JointTurn = (Judgement, Judgement);
+pub(crate) type JointTurn = (Judgement, Judgement);
 
 impl crate::rules::Rules for Position {
     type RuleSet = Rules;

@@ -12,14 +12,14 @@ use crate::notation::{Leg, WireMove};
 use crate::variant::Side;
 
 /// Board geometry of both games.
-pub const GEOMETRY: Geometry = Geometry::new(8, 8);
+pub(crate) const GEOMETRY: Geometry = Geometry::new(8, 8);
 /// The start position of both games.
-pub const START_FEN: &str = "rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1";
+pub(crate) const START_FEN: &str = "rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w - - 0 1";
 
 /// The inner 6x6 arena (b2–g7).
-pub const ARENA: u64 = 0x007e_7e7e_7e7e_7e00;
+pub(crate) const ARENA: u64 = 0x007e_7e7e_7e7e_7e00;
 /// The 28 border squares.
-pub const BORDER: u64 = !ARENA;
+pub(crate) const BORDER: u64 = !ARENA;
 
 /// Which game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,7 +32,7 @@ pub enum Rules {
 
 /// A kind of piece; all but the pawn are supporters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A pawn (gladiator).
     Pawn = 0,
     /// Knight.
@@ -71,7 +71,7 @@ pub struct Turn {
 
 impl Turn {
     /// The turn as written on the wire.
-    pub fn to_wire(self) -> WireMove {
+    pub(crate) fn to_wire(self) -> WireMove {
         let sq = |i: u8| GEOMETRY.square(usize::from(i));
         let mut legs = Vec::with_capacity(3);
         if self.pawn.0 != NONE {
@@ -99,28 +99,28 @@ impl Turn {
     }
 
     /// Whether the turn has a pawn move.
-    pub fn moves_pawn(self) -> bool {
+    pub(crate) fn moves_pawn(self) -> bool {
         self.pawn.0 != NONE
     }
 
     /// The pawn move (from, to), if any.
-    pub fn pawn_leg(self) -> Option<(Square, Square)> {
+    pub(crate) fn pawn_leg(self) -> Option<(Square, Square)> {
         self.moves_pawn()
             .then(|| (square_of(self.pawn.0), square_of(self.pawn.1)))
     }
 
     /// Where the enemy supporter the pawn displaces is put (Brawl), if one is.
-    pub fn placement(self) -> Option<Square> {
+    pub(crate) fn placement(self) -> Option<Square> {
         (self.place != NONE).then(|| square_of(self.place))
     }
 
     /// The own supporter's move (from, to), if any.
-    pub fn supporter_leg(self) -> Option<(Square, Square)> {
+    pub(crate) fn supporter_leg(self) -> Option<(Square, Square)> {
         (self.support.0 != NONE).then(|| (square_of(self.support.0), square_of(self.support.1)))
     }
 }
 
-pub use crate::rules::{End, Refusal};
+pub(crate) use crate::rules::{End, Refusal};
 
 /// A Gladiator or Brawl position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -274,7 +274,7 @@ impl Position {
     }
 
     /// Which game.
-    pub fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Rules {
         self.rules
     }
 
@@ -285,7 +285,7 @@ impl Position {
 
     /// Pieces of a kind and side.
     #[inline]
-    pub fn pieces(&self, side: Side, kind: Kind) -> u64 {
+    pub(crate) fn pieces(&self, side: Side, kind: Kind) -> u64 {
         self.kinds[kind as usize] & self.sides[side.index()]
     }
 
@@ -312,7 +312,7 @@ impl Position {
     }
 
     /// The piece on a square, as its FEN letter.
-    pub fn piece_at(&self, sq: Square) -> Option<char> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<char> {
         let i = GEOMETRY.index(sq)? as u8;
         let kind = self.kind_at(i)?;
         let c = LETTERS[kind as usize];
@@ -368,7 +368,7 @@ impl Position {
     }
 
     /// The FEN, six fields.
-    pub fn fen(&self) -> String {
+    pub(crate) fn fen(&self) -> String {
         format!(
             "{} {} - - {} {}",
             crate::board::board_text(&GEOMETRY, |sq| self.piece_at(sq)),
@@ -379,7 +379,7 @@ impl Position {
     }
 
     /// Squares the pawn on `from` may move to (one entry however many supporters give it).
-    pub fn pawn_targets(&self, from: u8) -> u64 {
+    pub(crate) fn pawn_targets(&self, from: u8) -> u64 {
         let s = if self.sides[0] & self.kinds[0] & bit(from) != 0 {
             0
         } else if self.sides[1] & self.kinds[0] & bit(from) != 0 {
@@ -438,13 +438,13 @@ impl Position {
 
     /// The pawn moves of the side to move: one `(from, to)` per target, however many
     /// supporters give it.
-    pub fn pawn_moves(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+    pub(crate) fn pawn_moves(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
         bits(self.pieces(self.to_move, Kind::Pawn))
             .flat_map(move |from| bits(self.pawn_targets(from)).map(move |to| (from, to)))
     }
 
     /// Whether the side to move has a pawn move.
-    pub fn has_pawn_move(&self) -> bool {
+    pub(crate) fn has_pawn_move(&self) -> bool {
         let mut pawns = self.pieces(self.to_move, Kind::Pawn);
         while pawns != 0 {
             let from = pawns.trailing_zeros() as u8;
@@ -491,12 +491,12 @@ impl Position {
     /// A hash of everything that decides the legal turns and the end of the game: the
     /// pieces, the side to move, the quiet-turn clock (up to 4) and the rules. Kept up to date
     /// move by move; equal to [`Position::zobrist_from_scratch`].
-    pub fn zobrist(&self) -> u64 {
+    pub(crate) fn zobrist(&self) -> u64 {
         self.key
     }
 
     /// The key of [`Position::zobrist`], computed from the whole position.
-    pub fn zobrist_from_scratch(&self) -> u64 {
+    pub(crate) fn zobrist_from_scratch(&self) -> u64 {
         let mut key = 0;
         for s in 0..2 {
             for kind in 0..6 {
@@ -600,7 +600,7 @@ impl Position {
 
     /// Calls `visit` with every legal turn (every spelling: each pawn move with each placement
     /// and each optional supporter move).
-    pub fn for_each_turn(&self, mut visit: impl FnMut(Turn)) {
+    pub(crate) fn for_each_turn(&self, mut visit: impl FnMut(Turn)) {
         let mut supporter = Vec::new();
         let mut any_pawn = false;
         for (from, to) in self.pawn_moves() {
@@ -671,7 +671,7 @@ impl Position {
     }
 
     /// Counts the legal turns without listing them.
-    pub fn count_turns(&self) -> u64 {
+    pub(crate) fn count_turns(&self) -> u64 {
         let mut n = 0;
         self.for_each_turn(|_| n += 1);
         n
@@ -788,12 +788,12 @@ impl Position {
     }
 
     /// A text diagram.
-    pub fn diagram(&self) -> String {
+    pub(crate) fn diagram(&self) -> String {
         crate::board::diagram(&GEOMETRY, |sq| self.piece_at(sq))
     }
 
     /// The quiet-turn clock (turns without a pawn move).
-    pub fn quiet(&self) -> u32 {
+    pub(crate) fn quiet(&self) -> u32 {
         self.quiet
     }
 }

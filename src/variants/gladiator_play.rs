@@ -22,16 +22,16 @@ const OPEN: u8 = NONE - 1;
 pub struct EvalWeights {
     /// What a supporter of each kind (indexed by `Kind`; the pawn's entry is unused) is worth
     /// to the pawn it powers (its borrowed power): the best one counts.
-    pub power: [i32; 6],
+    pub(crate) power: [i32; 6],
     /// Each pawn that no supporter powers.
-    pub unpowered: i32,
+    pub(crate) unpowered: i32,
     /// Each square a pawn can move to.
-    pub target: i32,
+    pub(crate) target: i32,
     /// Each enemy pawn a pawn can capture.
-    pub attack: i32,
+    pub(crate) attack: i32,
     /// A side's material when it has 1, 2 or 3 pawns, beyond their 100 each (losing them all
     /// loses).
-    pub last_pawns: [i32; 3],
+    pub(crate) last_pawns: [i32; 3],
     /// The side to move's bonus.
     pub tempo: i32,
 }
@@ -110,7 +110,7 @@ const KINDS: [Kind; 6] = [
 impl Position {
     /// Sum of the pawn moves (targets) of a side's pawns.
     #[inline(always)]
-    pub fn pawn_mobility(&self, side: Side) -> u32 {
+    pub(crate) fn pawn_mobility(&self, side: Side) -> u32 {
         let occupied = self.occupied();
         let mut pawns = self.pieces(side, Kind::Pawn);
         let mut total = 0;

@@ -1,5 +1,5 @@
 //! The rules of each variant, one module each, each implementing [`crate::rules::Rules`] and
-//! [`crate::rules::XboardCodec`] (by delegating to its own inherent methods).
+//! `crate::rules::XboardCodec` (by delegating to its own inherent methods).
 //!
 //! # Adding a variant
 //!
@@ -27,7 +27,7 @@
 pub mod apocalypse;
 pub mod gladiator;
 pub mod gladiator_play;
-pub mod gladiator_xboard;
+pub(crate) mod gladiator_xboard;
 pub mod pagan;
-pub mod pagan_play;
-pub mod pagan_xboard;
+pub(crate) mod pagan_play;
+pub(crate) mod pagan_xboard;

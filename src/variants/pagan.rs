@@ -2,7 +2,7 @@
 //!
 //! One 7x11 frame holds the three parts: ranks 7–11 the game board, ranks 5–6 the bridge
 //! (holes), ranks 1–4 on files b–f the dead board. Index `(rank - 1) * 7 + file`. The bridge is
-//! in the step tables: [`STEP`] never crosses it, [`PAGAN_STEP`] crosses it with zero width on
+//! in the step tables: `STEP` never crosses it, `PAGAN_STEP` crosses it with zero width on
 //! files b–f, so move generation needs no special case for it.
 
 use crate::geometry::{Geometry, Square};
@@ -10,12 +10,13 @@ use crate::notation::{Leg, WireMove};
 use crate::variant::Side;
 
 /// Number of frame squares.
-pub const SQUARES: usize = 77;
+pub(crate) const SQUARES: usize = 77;
 /// The start position.
-pub const START_FEN: &str = "kp4P/ap4W/gp3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+pub(crate) const START_FEN: &str =
+    "kp4P/ap4W/gp3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
 
 /// The frame with its holes (bridge ranks 5–6; files a and g of ranks 1–4).
-pub fn geometry() -> Geometry {
+pub(crate) fn geometry() -> Geometry {
     let mut holes = Vec::new();
     for file in 0..7u8 {
         holes.push(Square::new(file, 5));
@@ -30,7 +31,7 @@ pub fn geometry() -> Geometry {
 
 /// A kind of piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// King: one step any direction; royal only on the dead board.
     King,
     /// Wazir: 1 or 2 squares orthogonally, the middle one empty.
@@ -53,16 +54,16 @@ const KINDS: [(Kind, char); 5] = [
 
 /// A piece: its kind and owner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
+pub(crate) struct Piece {
     /// The kind.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The owner.
-    pub side: Side,
+    pub(crate) side: Side,
 }
 
 impl Piece {
     /// The FEN letter.
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         let c = KINDS
             .iter()
             .find(|(k, _)| *k == self.kind)
@@ -136,12 +137,12 @@ const fn step_table(pagan: bool) -> [[u8; 8]; SQUARES] {
 }
 
 /// Steps of every piece but the Pagan.
-pub const STEP: [[u8; 8]; SQUARES] = step_table(false);
+pub(crate) const STEP: [[u8; 8]; SQUARES] = step_table(false);
 /// Steps of the Pagan, across the bridge.
-pub const PAGAN_STEP: [[u8; 8]; SQUARES] = step_table(true);
+pub(crate) const PAGAN_STEP: [[u8; 8]; SQUARES] = step_table(true);
 
 /// The bit of a frame square in a [`u128`] bitboard.
-pub const fn bit(sq: u8) -> u128 {
+pub(crate) const fn bit(sq: u8) -> u128 {
     1u128 << sq
 }
 
@@ -193,7 +194,7 @@ pub(crate) struct Occupancy {
 }
 
 /// Whether a frame square is on the dead board.
-pub const fn is_dead(sq: u8) -> bool {
+pub(crate) const fn is_dead(sq: u8) -> bool {
     sq < 28
 }
 
@@ -239,16 +240,16 @@ const fn promotion_square(side: Side, sq: u8) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// Where the piece starts.
-    pub from: u8,
+    pub(crate) from: u8,
     /// Where it lands.
-    pub to: u8,
+    pub(crate) to: u8,
     /// The piece a pawn becomes.
-    pub promotion: Option<Kind>,
+    pub(crate) promotion: Option<Kind>,
 }
 
 impl Move {
     /// The move as written on the wire.
-    pub fn to_wire(self) -> WireMove {
+    pub(crate) fn to_wire(self) -> WireMove {
         let g = geometry();
         let promotion = self
             .promotion
@@ -264,11 +265,11 @@ impl Move {
 }
 
 use crate::board::FenError;
-pub use crate::rules::{End, Refusal};
+pub(crate) use crate::rules::{End, Refusal};
 
 /// A Pagan Chess position.
 ///
-/// Equality and hashing look at what a FEN writes, not at [`Position::reversible_plies`].
+/// Equality and hashing look at what a FEN writes, not at `Position::reversible_plies`.
 #[derive(Clone, Debug)]
 pub struct Position {
     board: [Option<Piece>; SQUARES],
@@ -323,17 +324,17 @@ impl Position {
     }
 
     /// The side to move.
-    pub fn side_to_move(&self) -> Side {
+    pub(crate) fn side_to_move(&self) -> Side {
         self.to_move
     }
 
     /// The piece on a frame index (`None` for an index off the frame).
-    pub fn at(&self, sq: u8) -> Option<Piece> {
+    pub(crate) fn at(&self, sq: u8) -> Option<Piece> {
         self.board.get(usize::from(sq)).copied().flatten()
     }
 
     /// The piece on a square, as its FEN letter.
-    pub fn piece_at(&self, sq: Square) -> Option<char> {
+    pub(crate) fn piece_at(&self, sq: Square) -> Option<char> {
         let g = geometry();
         let i = g.index(sq)?;
         self.board[i].map(Piece::letter)
@@ -343,7 +344,7 @@ impl Position {
     ///
     /// # Errors
     /// A [`FenError`] naming the fault.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+    pub(crate) fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields = crate::board::fen_fields(fen, 6)?;
         let mut pos = Position {
             board: [None; SQUARES],
@@ -399,7 +400,7 @@ impl Position {
     }
 
     /// The FEN, six fields.
-    pub fn fen(&self) -> String {
+    pub(crate) fn fen(&self) -> String {
         format!(
             "{} {} - - {} {}",
             crate::board::board_text(&geometry(), |sq| self.piece_at(sq)),
@@ -510,7 +511,7 @@ impl Position {
     }
 
     /// The piece a move sends to the dead board and the square it reincarnates on, if any.
-    pub fn reincarnation(&self, mv: Move) -> Option<(Piece, u8)> {
+    pub(crate) fn reincarnation(&self, mv: Move) -> Option<(Piece, u8)> {
         let next = self.play(mv);
         (0..28u8).find_map(|sq| match (self.at(sq), next.at(sq)) {
             (None, Some(p)) if sq != mv.to => Some((p, sq)),
@@ -519,7 +520,7 @@ impl Position {
     }
 
     /// The square a withdrawing Pagan captures on, if the move withdraws from an enemy.
-    pub fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
+    pub(crate) fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
         let piece = self.at(mv.from)?;
         if piece.kind != Kind::Pagan {
             return None;
@@ -540,7 +541,7 @@ impl Position {
 
     /// Plays a pseudo-legal move: the mover lands (promoting), then its victim, if any,
     /// reincarnates (from the game board) or leaves the game (from the dead board).
-    pub fn play(&self, mv: Move) -> Position {
+    pub(crate) fn play(&self, mv: Move) -> Position {
         let mut next = self.clone();
         let mut piece = next.board[usize::from(mv.from)]
             .take()
@@ -597,7 +598,7 @@ impl Position {
 
     /// At least the number of plies since the last irreversible move: no position further
     /// back can recur (`u32::MAX` when unknown, as after a FEN).
-    pub fn reversible_plies(&self) -> u32 {
+    pub(crate) fn reversible_plies(&self) -> u32 {
         self.reversible
     }
 
@@ -629,7 +630,7 @@ impl Position {
     }
 
     /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
-    pub fn attacked(&self, target: u8, side: Side) -> bool {
+    pub(crate) fn attacked(&self, target: u8, side: Side) -> bool {
         let them = side.opponent();
         let t = usize::from(target);
         let enemy = |kind: Kind| self.pieces(them, kind);
@@ -677,13 +678,13 @@ impl Position {
     }
 
     /// Whether the side to move's king stands on the dead board under attack.
-    pub fn in_check(&self) -> bool {
+    pub(crate) fn in_check(&self) -> bool {
         self.dead_king(self.to_move)
             .is_some_and(|k| self.attacked(k, self.to_move))
     }
 
     /// Every legal move of the side to move.
-    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+    pub(crate) fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.bare_kings() {
             return;
@@ -835,7 +836,7 @@ impl Position {
     }
 
     /// The end of the game, if it has ended.
-    pub fn end(&self) -> Option<End> {
+    pub(crate) fn end(&self) -> Option<End> {
         if self.bare_kings() {
             return Some(End::Draw("both kings are bare"));
         }
@@ -858,7 +859,7 @@ impl Position {
     ///
     /// # Errors
     /// A [`Refusal`] saying what is wrong.
-    pub fn parse_move(&self, mv: &WireMove) -> Result<Move, Refusal> {
+    pub(crate) fn parse_move(&self, mv: &WireMove) -> Result<Move, Refusal> {
         let refuse = Err;
         let WireMove::Legs { legs, promotion } = mv else {
             return refuse(Refusal::PassOrDrop("move"));
@@ -916,7 +917,7 @@ impl Position {
     }
 
     /// A text diagram of the frame (holes blank).
-    pub fn diagram(&self) -> String {
+    pub(crate) fn diagram(&self) -> String {
         crate::board::diagram(&geometry(), |sq| self.piece_at(sq))
     }
 }
@@ -969,7 +970,7 @@ impl crate::rules::Rules for Position {
         mv.to_wire()
     }
 
-    /// The legal moves: none after mate, stalemate or bare kings, so no [`Position::end`]
+    /// The legal moves: none after mate, stalemate or bare kings, so no `Position::end`
     /// test is needed (perft relies on it).
     fn legal_turns(&self, out: &mut Vec<Move>) {
         self.legal_moves(out);
@@ -992,7 +993,7 @@ impl crate::rules::Rules for Position {
 }
 
 /// The frame, built once.
-pub fn frame() -> &'static Geometry {
+pub(crate) fn frame() -> &'static Geometry {
     static FRAME: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
     FRAME.get_or_init(geometry)
 }

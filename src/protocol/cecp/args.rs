@@ -28,7 +28,7 @@ pub enum GameResult {
 
 impl GameResult {
     /// Returns the result as written on the wire.
-    pub const fn as_str(self) -> &'static str {
+    pub(crate) const fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
@@ -38,7 +38,7 @@ impl GameResult {
     }
 
     /// Reads a result token.
-    pub fn from_token(token: &str) -> Option<GameResult> {
+    pub(crate) fn from_token(token: &str) -> Option<GameResult> {
         match token {
             "1-0" => Some(GameResult::WhiteWins),
             "0-1" => Some(GameResult::BlackWins),
@@ -78,7 +78,7 @@ impl fmt::Display for ExcludeTarget {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Seconds {
     /// The duration in milliseconds.
-    pub millis: u64,
+    pub(crate) millis: u64,
 }
 
 /// The increment of `level`, in the same representation as `st`.
@@ -91,7 +91,7 @@ impl Seconds {
     }
 
     /// Reads decimal seconds (`2`, `0.5`); `None` for anything else or on overflow.
-    pub fn from_token(token: &str) -> Option<Seconds> {
+    pub(crate) fn from_token(token: &str) -> Option<Seconds> {
         let (int, frac) = whole((digit1, opt(preceded(char('.'), digit1))), token)?;
         let int: u64 = int.parse().ok()?;
         let frac_millis = frac

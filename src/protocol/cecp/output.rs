@@ -99,7 +99,7 @@ pub enum CecpMove {
 
 impl CecpMove {
     /// Reads a move token; `None` unless it is one.
-    pub fn from_token(token: &str) -> Option<CecpMove> {
+    pub(crate) fn from_token(token: &str) -> Option<CecpMove> {
         if token == "@@@@" {
             Some(CecpMove::Null)
         } else {
@@ -145,7 +145,7 @@ impl Feature {
     }
 
     /// A feature with a quoted value.
-    pub fn quoted(name: &str, value: impl fmt::Display) -> Feature {
+    pub(crate) fn quoted(name: &str, value: impl fmt::Display) -> Feature {
         Feature {
             name: name.to_owned(),
             value: FeatureValue::Quoted(value.to_string()),
@@ -153,7 +153,7 @@ impl Feature {
     }
 
     /// The value as text, without quotes.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         match &self.value {
             FeatureValue::Quoted(t) | FeatureValue::Bare(t) => t,
         }

@@ -7,7 +7,7 @@ use crate::referee::seat::Dialect;
 
 /// What an engine's line means to the referee.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Meaning {
+pub(crate) enum Meaning {
     /// Its move (`bestmove M`, `move M`), as written.
     Move(String),
     /// A commitment to its sealed move (`info string commit D`, `commit D`).
@@ -47,7 +47,7 @@ pub enum Meaning {
 /// ([`crate::protocol::uci::parse_engine_line`], [`crate::protocol::cecp::parse_engine_line`]).
 /// A line of a known kind with broken arguments keeps the meaning of its first word, read
 /// from the text as written (`bestmove zz` is still a move, and a bad one).
-pub fn meaning(dialect: Dialect, line: &str) -> Meaning {
+pub(crate) fn meaning(dialect: Dialect, line: &str) -> Meaning {
     let line = line.trim();
     match dialect {
         Dialect::Uci => uci_meaning(line),

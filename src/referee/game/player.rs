@@ -119,7 +119,7 @@ pub(super) enum Answer {
 /// # Errors
 /// Why the seat cannot play (it could not be started, it exited during the handshake, or it
 /// refused an option), in the words a game would record.
-pub fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String> {
+pub(crate) fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String> {
     let Seat::Engine(spec) = seats[i] else {
         return Ok(());
     };

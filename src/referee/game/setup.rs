@@ -25,39 +25,39 @@ pub struct Adjudication {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
     /// Its id in the results file (`-` for the start position).
-    pub id: String,
+    pub(crate) id: String,
     /// The start FEN, or `None` for the variant's start position.
-    pub fen: Option<String>,
+    pub(crate) fen: Option<String>,
 }
 
 /// Everything one game needs besides its seats.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     /// The variant.
-    pub variant: Variant,
+    pub(crate) variant: Variant,
     /// The game's index in the match.
-    pub index: u32,
+    pub(crate) index: u32,
     /// Its pair (the two games of a pair share the opening).
-    pub pair: u32,
+    pub(crate) pair: u32,
     /// The opening.
-    pub opening: Opening,
+    pub(crate) opening: Opening,
     /// Adjudication rules.
-    pub adjudication: Adjudication,
+    pub(crate) adjudication: Adjudication,
     /// How far past its clock an engine may answer before it forfeits.
-    pub margin: Duration,
+    pub(crate) margin: Duration,
     /// How long an engine with no clock and no time per move (depth or node limits) may think.
-    pub move_timeout: Duration,
+    pub(crate) move_timeout: Duration,
     /// Where to write the dialogue (`> ` sent, `< ` received, per seat), if anywhere.
-    pub log: Option<PathBuf>,
+    pub(crate) log: Option<PathBuf>,
     /// The PGN `Event` tag.
-    pub event: String,
+    pub(crate) event: String,
 }
 
 /// A finished game: its results-file record and its PGN.
 #[derive(Clone, Debug)]
 pub struct GameReport {
     /// The record.
-    pub record: GameRecord,
+    pub(crate) record: GameRecord,
     /// The game in PGN.
-    pub pgn: String,
+    pub(crate) pgn: String,
 }

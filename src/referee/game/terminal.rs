@@ -10,18 +10,18 @@ use super::*;
 
 /// The terminal of a human seat: lines typed, and where the referee writes to the person.
 #[derive(Clone)]
-pub struct Terminal {
+pub(crate) struct Terminal {
     /// Lines typed by the person (`None` at end of input).
-    pub input: Arc<Mutex<Receiver<Option<String>>>>,
+    pub(crate) input: Arc<Mutex<Receiver<Option<String>>>>,
     /// What the person is shown.
-    pub output: Arc<Mutex<dyn Write + Send>>,
+    pub(crate) output: Arc<Mutex<dyn Write + Send>>,
 }
 
 impl Terminal {
     /// The terminal of this process: standard input read on a thread, standard output. A
     /// typed line is kept up to [`MAX_LINE`] bytes (the rest of a longer one is read and
     /// dropped, in pieces of that size), and at most [`TYPED_AHEAD`] lines wait to be read.
-    pub fn stdio() -> Terminal {
+    pub(crate) fn stdio() -> Terminal {
         let (tx, rx) = mpsc::sync_channel(TYPED_AHEAD);
         std::thread::spawn(move || {
             let mut stdin = std::io::stdin().lock();

@@ -36,7 +36,7 @@ impl GameResult {
     }
 
     /// White's score: 1, 0 or ½.
-    pub const fn score_for_white(self) -> f64 {
+    pub(crate) const fn score_for_white(self) -> f64 {
         match self {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
@@ -45,7 +45,7 @@ impl GameResult {
     }
 
     /// The result for a winner (`None`: a draw).
-    pub const fn from_winner(winner: Option<Side>) -> GameResult {
+    pub(crate) const fn from_winner(winner: Option<Side>) -> GameResult {
         match winner {
             Some(Side::White) => GameResult::WhiteWins,
             Some(Side::Black) => GameResult::BlackWins,
@@ -54,7 +54,7 @@ impl GameResult {
     }
 
     /// The result of a game that ended by the rules.
-    pub fn from_outcome(outcome: &Outcome) -> GameResult {
+    pub(crate) fn from_outcome(outcome: &Outcome) -> GameResult {
         GameResult::from_winner(outcome.winner)
     }
 }
@@ -103,7 +103,7 @@ pub struct GameRecord {
     /// Index of the game in the match, from 0.
     pub game: u32,
     /// Index of the pair: games `2k` and `2k+1` play one opening with colours swapped.
-    pub pair: u32,
+    pub(crate) pair: u32,
     /// White's seat name (see [`valid_name`]).
     pub white: String,
     /// Black's seat name.
@@ -113,7 +113,7 @@ pub struct GameRecord {
     /// Plies played.
     pub plies: u32,
     /// The opening's id, one token without whitespace (`-` for none).
-    pub opening: String,
+    pub(crate) opening: String,
     /// Why the game ended, free text on one line.
     pub reason: String,
 }
@@ -134,7 +134,7 @@ impl GameRecord {
     ///
     /// # Errors
     /// [`RecordError::BadName`] or [`RecordError::BadOpening`], naming the bad field.
-    pub fn check(&self) -> Result<(), RecordError> {
+    pub(crate) fn check(&self) -> Result<(), RecordError> {
         for (seat, name) in [(Side::White, &self.white), (Side::Black, &self.black)] {
             if !valid_name(name) {
                 return Err(RecordError::BadName {
@@ -153,7 +153,7 @@ impl GameRecord {
     ///
     /// # Errors
     /// [`RecordError::NotAGameLine`], which says what was expected.
-    pub fn parse_line(line: &str) -> Result<GameRecord, RecordError> {
+    pub(crate) fn parse_line(line: &str) -> Result<GameRecord, RecordError> {
         match game_line(line) {
             Ok((_, record)) => Ok(record),
             Err(_) => Err(RecordError::NotAGameLine(line.to_owned())),

@@ -4,19 +4,19 @@
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// The logistic Elo difference of a score (±infinity for a score of 1 or 0).
-pub fn elo_from_score(score: f64) -> f64 {
+pub(crate) fn elo_from_score(score: f64) -> f64 {
     // Adding 0 turns the -0 of an even score into 0, which prints without a sign.
     -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score of a logistic Elo difference.
-pub fn score_from_elo(elo: f64) -> f64 {
+pub(crate) fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 /// Which statistical model a sample comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
+pub(crate) enum Model {
     /// Games scored 0, ½, 1.
     Trinomial,
     /// Pairs of games scored 0, ¼, ½, ¾, 1.
@@ -25,15 +25,15 @@ pub enum Model {
 
 /// The mean score per unit (game or pair) and its observed variance.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
+pub(crate) struct Sample {
     /// Games or pairs.
-    pub model: Model,
+    pub(crate) model: Model,
     /// The number of units.
-    pub n: u32,
+    pub(crate) n: u32,
     /// The mean score per unit, in `[0, 1]`.
-    pub mean: f64,
+    pub(crate) mean: f64,
     /// The variance of one unit's score (population variance of the observed results).
-    pub variance: f64,
+    pub(crate) variance: f64,
 }
 
 impl Sample {
@@ -61,7 +61,7 @@ impl Sample {
     /// The mean and variance to reason with: the observed ones, or, when every result is alike
     /// (variance 0, which says nothing of the spread), those of the sample with one
     /// pseudo-result of each possible value added.
-    pub fn smoothed(&self) -> (f64, f64) {
+    pub(crate) fn smoothed(&self) -> (f64, f64) {
         if self.variance > 0.0 {
             return (self.mean, self.variance);
         }
@@ -80,7 +80,7 @@ impl Sample {
     /// The 95% interval of the Elo difference, low end first, around the observed mean; an end
     /// beyond a score of 0 or 1 is infinite. A sample whose results are all alike takes its
     /// spread from [`Sample::smoothed`], so the interval is never a point.
-    pub fn elo_interval(&self) -> (f64, f64) {
+    pub(crate) fn elo_interval(&self) -> (f64, f64) {
         let half = Z95 * (self.smoothed().1 / f64::from(self.n)).sqrt();
         let bound = |s: f64| elo_from_score(s.clamp(0.0, 1.0));
         (bound(self.mean - half), bound(self.mean + half))

@@ -20,7 +20,7 @@ pub struct Sprt {
 impl Sprt {
     /// The bounds of the log-likelihood ratio: `ln(β/(1−α))` (accept H0 at or below) and
     /// `ln((1−β)/α)` (accept H1 at or above).
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
@@ -32,14 +32,14 @@ impl Sprt {
     /// variance are taken with one pseudo-result of each possible value added, so that a run
     /// of wins (say, against a crashing engine) still ends the test, after about ten games
     /// rather than after one.
-    pub fn llr(&self, sample: &Sample) -> f64 {
+    pub(crate) fn llr(&self, sample: &Sample) -> f64 {
         let (mean, variance) = sample.smoothed();
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         f64::from(sample.n) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
     /// Runs the test on a sample (`None`: no game yet).
-    pub fn test(&self, sample: Option<&Sample>) -> SprtResult {
+    pub(crate) fn test(&self, sample: Option<&Sample>) -> SprtResult {
         let llr = sample.map_or(0.0, |s| self.llr(s));
         let (lower, upper) = self.bounds();
         let decision = if llr >= upper {

@@ -54,7 +54,7 @@ pub(super) fn pv_turns(choice: &Choice) -> Vec<Turn> {
 }
 
 /// The engine's name and version, as announced to GUIs.
-pub const NAME: &str = concat!("Quill ", env!("CARGO_PKG_VERSION"));
+pub(crate) const NAME: &str = concat!("Quill ", env!("CARGO_PKG_VERSION"));
 
 impl Session {
     pub(super) fn uci_line(&mut self, line: &str, out: &mut Vec<String>) {
