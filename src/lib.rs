@@ -7,13 +7,13 @@
 
 pub mod bench;
 pub mod board;
-pub mod choice;
+pub(crate) mod choice;
 pub mod commit;
 pub mod game;
 pub mod geometry;
 pub mod gui;
 pub mod notation;
-pub mod perft;
+pub(crate) mod perft;
 pub mod player;
 pub mod protocol;
 pub mod referee;
