@@ -14,7 +14,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use quill::search::{self, Limits, Table};
+use quill::search::{self, Limits, TransTable};
 use quill::variants::gladiator::{Position, Rules};
 
 /// Plies played from the start (by a depth-3 search) to reach each benchmarked position.
@@ -72,7 +72,7 @@ fn cpu_seconds() -> f64 {
 /// The position `plies` turns into a game each side plays by a depth-3 search.
 fn opening(rules: Rules, plies: usize) -> Position {
     let stop = AtomicBool::new(false);
-    let mut table = Table::new(1).expect("a small table");
+    let mut table = TransTable::new(1).expect("a small table");
     let mut pos = Position::start(rules);
     for _ in 0..plies {
         if pos.end().is_some() {
@@ -112,9 +112,9 @@ fn main() {
         .iter()
         .map(|c| OPENINGS.iter().map(|&n| opening(c.rules, n)).collect())
         .collect();
-    let mut tables: Vec<Table> = CONFIGS
+    let mut tables: Vec<TransTable> = CONFIGS
         .iter()
-        .map(|c| Table::new(c.mib).expect("the table fits in memory"))
+        .map(|c| TransTable::new(c.mib).expect("the table fits in memory"))
         .collect();
     let stop = AtomicBool::new(false);
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); CONFIGS.len()];

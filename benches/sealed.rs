@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use quill::search::Limits;
-use quill::simsearch::{Searcher, Table};
+use quill::simsearch::{JointTable, Searcher};
 use quill::variants::apocalypse::{Position, Rules};
 
 const ROUNDS: usize = 5;
@@ -29,7 +29,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// One search from an empty table of `mib` MiB: (depth, nodes, CPU seconds).
 fn search(pos: &Position, limits: Limits, mib: usize) -> (u32, u64, f64) {
     let stop = AtomicBool::new(false);
-    let table = Table::with_mib(mib).expect("a valid size");
+    let table = JointTable::with_mib(mib).expect("a valid size");
     let before = cpu_seconds().unwrap_or(0.0);
     let mut s = Searcher::with_table(limits, &stop, table);
     let a = s.analyse(pos, &[], &[], &mut |_| {}).expect("a move");

@@ -38,7 +38,7 @@ use std::thread::sleep;
 use std::time::Duration;
 
 use quill::game::Game;
-use quill::notation::{Turn, WireMove};
+use quill::notation::{WireMove, WireTurn};
 use quill::protocol::cecp::{self, CecpCommand};
 use quill::protocol::uci::{self, PositionStart, UciCommand};
 use quill::variant::{Side, Variant};
@@ -213,7 +213,7 @@ impl Double {
                 // In CECP the engine keeps its own board: its move of an alternating game is
                 // played at once (a sealed half waits for `reveal`).
                 if self.cecp && self.game.side_to_move().is_some() {
-                    let _ = self.game.play(&Turn::Single(mv));
+                    let _ = self.game.play(&WireTurn::Single(mv));
                 }
             }
             None if self.cecp => {}
@@ -296,7 +296,7 @@ impl Double {
     }
 
     /// Plays a turn from the GUI, then moves if it is the engine's turn (CECP).
-    fn cecp_turn(&mut self, turn: &Turn) {
+    fn cecp_turn(&mut self, turn: &WireTurn) {
         if let Err(e) = self.game.play(turn) {
             return println!("Illegal move ({e}): {turn}");
         }
@@ -363,7 +363,7 @@ impl Double {
                 self.cecp_next();
             }
             CecpCommand::UserMove(turn) | CecpCommand::Move(turn) => self.cecp_turn(&turn),
-            CecpCommand::Reveal(w, b) => self.cecp_turn(&Turn::Joint(w, b)),
+            CecpCommand::Reveal(w, b) => self.cecp_turn(&WireTurn::Joint(w, b)),
             CecpCommand::SetBoard(fen) => match Game::from_fen(self.variant, &fen) {
                 Ok(g) => {
                     self.game = g;

@@ -19,7 +19,7 @@
 
 use std::process::ExitCode;
 
-use quill::rules::Rules;
+use quill::rules::GameRules;
 use quill::variant::{Side, Variant};
 use quill::variants::{apocalypse, gladiator, pagan};
 
@@ -27,7 +27,7 @@ use quill::variants::{apocalypse, gladiator, pagan};
 const MAX_DEPTH: u32 = 8;
 
 /// Leaves and generated moves of the last ply, from `pos` to `depth` (at least 1).
-fn walk<R: Rules>(pos: &R, depth: u32, turns: &mut [Vec<R::Turn>]) -> (u64, u64) {
+fn walk<R: GameRules>(pos: &R, depth: u32, turns: &mut [Vec<R::Turn>]) -> (u64, u64) {
     if depth <= 1 {
         if pos.end().is_some() {
             return (0, 0);
@@ -56,7 +56,7 @@ fn walk<R: Rules>(pos: &R, depth: u32, turns: &mut [Vec<R::Turn>]) -> (u64, u64)
     (leaves, generated)
 }
 
-fn count<R: Rules>(pos: &R, depth: u32) -> (u64, u64) {
+fn count<R: GameRules>(pos: &R, depth: u32) -> (u64, u64) {
     let mut turns = vec![Vec::new(); depth as usize];
     walk(pos, depth, &mut turns)
 }

@@ -2,7 +2,7 @@
 //! mover's side. Below both searches and [`crate::player`], so that the sealed search does not
 //! depend on the player that calls it.
 
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::search;
 
 /// What the player decided, with the figures a protocol reports.
@@ -24,7 +24,7 @@ pub struct Choice {
     pub(crate) micros: u64,
     /// The principal line as turns, printed only by the session (in a sealed game joint
     /// turns: this move with the opponent's most likely one, then each side's most likely).
-    pub(crate) pv: Vec<Turn>,
+    pub(crate) pv: Vec<WireTurn>,
 }
 
 /// A score from the mover's side, as both protocols report it.

@@ -1,13 +1,13 @@
 //! The variant-independent face of the rules: a [`Game`] is a position of any variant. Every
-//! operation goes through the [`Rules`] trait, and the one place that lists the variants'
+//! operation goes through the [`GameRules`] trait, and the one place that lists the variants'
 //! types is the `each!` dispatch macro (with `Game::start`/`Game::from_fen`, which map a
 //! [`Variant`] to its type and rule set).
 
 use std::sync::atomic::AtomicBool;
 
 use crate::geometry::{Geometry, Square};
-use crate::notation::{Turn, WireMove};
-use crate::rules::{PlyError, Rules, XboardCodec, XboardSetup};
+use crate::notation::{WireMove, WireTurn};
+use crate::rules::{GameRules, PlyError, XboardCodec, XboardSetup};
 use crate::variant::{Side, Variant};
 use crate::variants::{apocalypse, gladiator, pagan};
 
@@ -38,14 +38,14 @@ macro_rules! each {
 }
 
 /// The legal moves of `side` in a position, as written on the wire.
-fn wire_moves<R: Rules>(pos: &R, side: Side) -> Vec<WireMove> {
+fn wire_moves<R: GameRules>(pos: &R, side: Side) -> Vec<WireMove> {
     let mut moves = Vec::new();
     pos.legal_moves(side, &mut moves);
     moves.into_iter().map(R::wire).collect()
 }
 
 /// Plays a written turn on a position, in place.
-fn play_on<R: Rules>(pos: &mut R, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+fn play_on<R: GameRules>(pos: &mut R, turn: &WireTurn) -> Result<Vec<Penalty>, GameError> {
     let (parsed, penalties) = pos.read_turn(turn)?;
     *pos = pos.play(parsed);
     Ok(penalties)
@@ -55,13 +55,13 @@ impl Game {
     /// The start position of a variant.
     pub fn start(variant: Variant) -> Game {
         match variant {
-            Variant::Apocalypse => Game::Apocalypse(Rules::start(apocalypse::Rules::Seed)),
+            Variant::Apocalypse => Game::Apocalypse(GameRules::start(apocalypse::Rules::Seed)),
             Variant::ApocalypseClassic => {
-                Game::Apocalypse(Rules::start(apocalypse::Rules::Classic))
+                Game::Apocalypse(GameRules::start(apocalypse::Rules::Classic))
             }
-            Variant::Gladiator => Game::Gladiator(Rules::start(gladiator::Rules::Gladiator)),
-            Variant::Brawl => Game::Gladiator(Rules::start(gladiator::Rules::Brawl)),
-            Variant::Pagan => Game::Pagan(Rules::start(())),
+            Variant::Gladiator => Game::Gladiator(GameRules::start(gladiator::Rules::Gladiator)),
+            Variant::Brawl => Game::Gladiator(GameRules::start(gladiator::Rules::Brawl)),
+            Variant::Pagan => Game::Pagan(GameRules::start(())),
         }
     }
 
@@ -71,15 +71,17 @@ impl Game {
     /// [`GameError::BadFen`] naming the fault.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
         Ok(match variant {
-            Variant::Apocalypse => Game::Apocalypse(Rules::from_fen(apocalypse::Rules::Seed, fen)?),
+            Variant::Apocalypse => {
+                Game::Apocalypse(GameRules::from_fen(apocalypse::Rules::Seed, fen)?)
+            }
             Variant::ApocalypseClassic => {
-                Game::Apocalypse(Rules::from_fen(apocalypse::Rules::Classic, fen)?)
+                Game::Apocalypse(GameRules::from_fen(apocalypse::Rules::Classic, fen)?)
             }
             Variant::Gladiator => {
-                Game::Gladiator(Rules::from_fen(gladiator::Rules::Gladiator, fen)?)
+                Game::Gladiator(GameRules::from_fen(gladiator::Rules::Gladiator, fen)?)
             }
-            Variant::Brawl => Game::Gladiator(Rules::from_fen(gladiator::Rules::Brawl, fen)?),
-            Variant::Pagan => Game::Pagan(Rules::from_fen((), fen)?),
+            Variant::Brawl => Game::Gladiator(GameRules::from_fen(gladiator::Rules::Brawl, fen)?),
+            Variant::Pagan => Game::Pagan(GameRules::from_fen((), fen)?),
         })
     }
 
@@ -90,7 +92,7 @@ impl Game {
 
     /// The board geometry.
     pub fn geometry(&self) -> &'static Geometry {
-        each!(self, p => Rules::geometry(p))
+        each!(self, p => GameRules::geometry(p))
     }
 
     /// The FEN of the position.
@@ -100,7 +102,7 @@ impl Game {
 
     /// The side to move, or `None` in a sealed game (both move at once).
     pub fn side_to_move(&self) -> Option<Side> {
-        each!(self, p => Rules::side_to_move(p))
+        each!(self, p => GameRules::side_to_move(p))
     }
 
     /// The alternating search's key of the position ([`crate::search::Searchable::key`]);
@@ -113,7 +115,7 @@ impl Game {
     /// starts at `self` and plays `turns`, before the last turn: the start position first,
     /// the position reached by the last turn left out. Empty for a sealed game; stops at the
     /// first turn that cannot be played.
-    pub(crate) fn search_keys(&self, turns: &[Turn]) -> Vec<u64> {
+    pub(crate) fn search_keys(&self, turns: &[WireTurn]) -> Vec<u64> {
         let mut keys = Vec::with_capacity(turns.len());
         let mut game = self.clone();
         for turn in turns {
@@ -139,7 +141,7 @@ impl Game {
     /// # Errors
     /// The game is over, the turn has the wrong shape, or a token is not a move of the variant;
     /// the game is unchanged.
-    pub fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+    pub fn play(&mut self, turn: &WireTurn) -> Result<Vec<Penalty>, GameError> {
         if let Some(o) = self.outcome() {
             return Err(GameError::GameOver(o));
         }
@@ -156,17 +158,20 @@ impl Game {
     }
 
     /// The legal turns, in the notation of `position … moves`.
-    pub(crate) fn legal_turns(&self) -> Vec<Turn> {
+    pub(crate) fn legal_turns(&self) -> Vec<WireTurn> {
         match self.side_to_move() {
             Some(side) => self
                 .legal_moves(side)
                 .into_iter()
-                .map(Turn::Single)
+                .map(WireTurn::Single)
                 .collect(),
             None => {
                 let (w, b) = (self.legal_moves(Side::White), self.legal_moves(Side::Black));
                 w.iter()
-                    .flat_map(|wm| b.iter().map(move |bm| Turn::Joint(wm.clone(), bm.clone())))
+                    .flat_map(|wm| {
+                        b.iter()
+                            .map(move |bm| WireTurn::Joint(wm.clone(), bm.clone()))
+                    })
                     .collect()
             }
         }

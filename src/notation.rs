@@ -88,18 +88,18 @@ impl fmt::Display for WireMove {
 /// One turn in a move list: a single move (alternating games) or a joint sealed turn
 /// `WHITE|BLACK`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Turn {
+pub enum WireTurn {
     /// The move of the side to move.
     Single(WireMove),
     /// Both players' moves of one simultaneous turn, White's first.
     Joint(WireMove, WireMove),
 }
 
-impl fmt::Display for Turn {
+impl fmt::Display for WireTurn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Turn::Single(m) => write!(f, "{m}"),
-            Turn::Joint(w, b) => write!(f, "{w}|{b}"),
+            WireTurn::Single(m) => write!(f, "{m}"),
+            WireTurn::Joint(w, b) => write!(f, "{w}|{b}"),
         }
     }
 }
@@ -132,12 +132,12 @@ pub(crate) fn wire_move(input: &str) -> IResult<&str, WireMove> {
 }
 
 /// Parses a turn: a move, or two moves joined by `|` (without requiring the end of input).
-pub(crate) fn turn(input: &str) -> IResult<&str, Turn> {
+pub(crate) fn turn(input: &str) -> IResult<&str, WireTurn> {
     map(
         (wire_move, opt((char('|'), wire_move))),
         |(first, second)| match second {
-            Some((_, b)) => Turn::Joint(first, b),
-            None => Turn::Single(first),
+            Some((_, b)) => WireTurn::Joint(first, b),
+            None => WireTurn::Single(first),
         },
     )
     .parse(input)
@@ -149,7 +149,7 @@ pub fn parse_move(token: &str) -> Option<WireMove> {
 }
 
 /// Parses a whole token as a turn; `None` unless all of it is one turn.
-pub fn parse_turn(token: &str) -> Option<Turn> {
+pub fn parse_turn(token: &str) -> Option<WireTurn> {
     terminated(turn, eof).parse(token).ok().map(|(_, t)| t)
 }
 
@@ -178,7 +178,10 @@ mod tests {
         for text in ["a2a3|e4e3", "0000|b5c3", "d4d5,d5b3|0000", "b1c3"] {
             assert_eq!(parse_turn(text).unwrap().to_string(), text);
         }
-        assert!(matches!(parse_turn("a2a3|e4e3"), Some(Turn::Joint(_, _))));
+        assert!(matches!(
+            parse_turn("a2a3|e4e3"),
+            Some(WireTurn::Joint(_, _))
+        ));
     }
 
     #[test]

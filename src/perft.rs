@@ -1,17 +1,17 @@
-//! Bulk-counting perft, one recursion for every variant's [`Rules`].
+//! Bulk-counting perft, one recursion for every variant's [`GameRules`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::rules::Rules;
+use crate::rules::GameRules;
 
 /// Counts the sequences of `depth` turns from a position (a finished game has no children);
 /// gives up (`None`) soon after `stop` is set.
-pub(crate) fn perft<R: Rules>(pos: &R, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub(crate) fn perft<R: GameRules>(pos: &R, depth: u32, stop: &AtomicBool) -> Option<u64> {
     let mut buffers = vec![Vec::new(); depth as usize];
     count(pos, depth, &mut buffers, stop)
 }
 
-fn count<R: Rules>(
+fn count<R: GameRules>(
     pos: &R,
     depth: u32,
     buffers: &mut [Vec<R::Turn>],

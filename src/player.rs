@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::game::Game;
 use crate::notation::WireMove;
 use crate::rng::Rng;
-use crate::search::{self, Limits, Searchable, Table};
+use crate::search::{self, Limits, Searchable, TransTable};
 use crate::variant::Side;
 
 pub use crate::choice::{Choice, Score};
@@ -34,7 +34,7 @@ pub(crate) fn choose(
     }
     // Alternating games get a fresh table: the result depends on the position alone, as
     // `quill bench` needs.
-    let fresh = Table::default;
+    let fresh = TransTable::default;
     match game {
         Game::Apocalypse(p) => {
             crate::simsearch::choose(p, side, allowed, limits, stop, rng, progress)
@@ -57,7 +57,7 @@ pub(crate) fn choose_with_table(
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
-    table: &mut Table,
+    table: &mut TransTable,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     if game.outcome().is_some() {
@@ -79,7 +79,7 @@ fn search_alternating<P: Searchable>(
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
-    table: &mut Table,
+    table: &mut TransTable,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let started = Instant::now();
@@ -94,7 +94,7 @@ fn search_alternating<P: Searchable>(
             .pv
             .iter()
             .cloned()
-            .map(crate::notation::Turn::Single)
+            .map(crate::notation::WireTurn::Single)
             .collect(),
         mv: found.mv.clone(),
     };

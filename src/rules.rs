@@ -1,4 +1,4 @@
-//! The [`Rules`] trait every variant implements, and the types its answers share: how a
+//! The [`GameRules`] trait every variant implements, and the types its answers share: how a
 //! position ended ([`End`], [`Outcome`]), a sealed turn's [`Penalty`], and the typed errors of
 //! each stage of reading a turn ([`GameError`], [`Refusal`]). FEN faults are
 //! [`crate::board::FenError`].
@@ -12,19 +12,19 @@ use std::fmt;
 
 use crate::board::FenError;
 use crate::geometry::{Geometry, Square};
-use crate::notation::{Leg, Turn, WireMove};
+use crate::notation::{Leg, WireMove, WireTurn};
 use crate::variant::{Side, Variant};
 
 /// The rules of one variant (or of a family of rule sets sharing a board), as the
 /// variant-independent code needs them: [`crate::game::Game`], the generic perft and the
 /// protocols' codecs. Implemented by each variant's `Position`, by delegating to its own
 /// inherent methods.
-pub trait Rules: Clone + fmt::Debug + Sized {
+pub trait GameRules: Clone + fmt::Debug + Sized {
     /// Which rule set of the family (`()` when there is one).
     type RuleSet: Copy;
     /// One side's move.
     type Move: Copy + PartialEq + fmt::Debug;
-    /// What [`Rules::play`] takes: a move in an alternating game, both sides' (possibly
+    /// What [`GameRules::play`] takes: a move in an alternating game, both sides' (possibly
     /// illegal) moves in a sealed one.
     type Turn: Copy;
 
@@ -58,7 +58,7 @@ pub trait Rules: Clone + fmt::Debug + Sized {
     fn wire(mv: Self::Move) -> WireMove;
     /// The legal turns into `out` (cleared first); none once the game has ended.
     fn legal_turns(&self, out: &mut Vec<Self::Turn>);
-    /// How many turns [`Rules::legal_turns`] lists (a variant may count faster).
+    /// How many turns [`GameRules::legal_turns`] lists (a variant may count faster).
     fn count_turns(&self) -> u64 {
         let mut turns = Vec::new();
         self.legal_turns(&mut turns);
@@ -69,7 +69,7 @@ pub trait Rules: Clone + fmt::Debug + Sized {
     /// # Errors
     /// The turn has the wrong shape, a token is no move of the variant, or (in an alternating
     /// game) the move is illegal.
-    fn read_turn(&self, turn: &Turn) -> Result<(Self::Turn, Vec<Penalty>), GameError>;
+    fn read_turn(&self, turn: &WireTurn) -> Result<(Self::Turn, Vec<Penalty>), GameError>;
     /// The position after a turn.
     fn play(&self, turn: Self::Turn) -> Self;
     /// Extra status lines of `d` after `Fen:`.
@@ -85,7 +85,7 @@ pub trait Rules: Clone + fmt::Debug + Sized {
 /// How XBoard is shown a variant: `setup`'s tables and, for a turn XBoard cannot make in one
 /// move, the three-ply encoding (`protocol-docs/cecp.md`). The defaults are those of a game
 /// XBoard sees one move at a time.
-pub(crate) trait XboardCodec: Rules {
+pub(crate) trait XboardCodec: GameRules {
     /// The `setup` tables of a rule set.
     fn setup(set: Self::RuleSet) -> XboardSetup;
 
@@ -315,11 +315,11 @@ pub enum GameError {
     /// The text is not a move of this variant (e.g. three legs in Apocalypse).
     NotAMove(String),
     /// A single move where a sealed game needs a joint turn `W|B`.
-    NeedsJoint(Turn),
+    NeedsJoint(WireTurn),
     /// A joint turn `W|B` in an alternating game.
     NotSealed {
         /// The turn as written.
-        turn: Turn,
+        turn: WireTurn,
         /// The game's variant.
         variant: Variant,
     },
@@ -465,10 +465,13 @@ impl std::error::Error for Refusal {}
 ///
 /// # Errors
 /// [`GameError::NotSealed`] for a joint turn.
-pub(crate) fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMove, GameError> {
+pub(crate) fn single<'a, R: GameRules>(
+    pos: &R,
+    turn: &'a WireTurn,
+) -> Result<&'a WireMove, GameError> {
     match turn {
-        Turn::Single(mv) => Ok(mv),
-        Turn::Joint(..) => Err(GameError::NotSealed {
+        WireTurn::Single(mv) => Ok(mv),
+        WireTurn::Joint(..) => Err(GameError::NotSealed {
             turn: turn.clone(),
             variant: pos.variant(),
         }),
@@ -481,9 +484,9 @@ pub(crate) fn single<'a, R: Rules>(pos: &R, turn: &'a Turn) -> Result<&'a WireMo
 ///
 /// # Errors
 /// [`GameError::NotSealed`] for a joint turn, [`GameError::Illegal`] for a refused move.
-pub(crate) fn read_single<R: Rules, T>(
+pub(crate) fn read_single<R: GameRules, T>(
     pos: &R,
-    turn: &Turn,
+    turn: &WireTurn,
     parse: impl FnOnce(&WireMove) -> Result<T, Refusal>,
 ) -> Result<(T, Vec<Penalty>), GameError> {
     let mv = single(pos, turn)?;

@@ -26,7 +26,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-pub use self::table::{Bound, Hit, Table};
+pub use self::table::{Bound, Hit, TransTable};
 use crate::notation::WireMove;
 
 /// Score of a won game (minus the distance in plies).
@@ -265,7 +265,7 @@ struct Searcher<'a, P: Searchable> {
     aborted: bool,
     /// Whether late quiet moves are reduced (off only to compare with plain alpha-beta).
     reduce: bool,
-    table: Option<&'a mut Table>,
+    table: Option<&'a mut TransTable>,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
     /// Move and score buffers, one per ply, reused.
@@ -301,7 +301,7 @@ impl Hasher for KeyHasher {
 }
 
 impl<'a, P: Searchable> Searcher<'a, P> {
-    fn new(limits: Limits, stop: &'a AtomicBool, table: Option<&'a mut Table>) -> Self {
+    fn new(limits: Limits, stop: &'a AtomicBool, table: Option<&'a mut TransTable>) -> Self {
         let plies = MAX_PLY + 2;
         Searcher {
             nodes: 0,
@@ -775,7 +775,7 @@ pub fn search<P: Searchable>(
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
-    table: &mut Table,
+    table: &mut TransTable,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {
     run(
@@ -797,7 +797,7 @@ fn run<P: Searchable>(
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
-    table: Option<&mut Table>,
+    table: Option<&mut TransTable>,
     reduce: bool,
     report: &mut dyn FnMut(&Found),
 ) -> Option<Found> {

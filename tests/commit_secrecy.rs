@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use quill::game::Game;
-use quill::notation::{Turn, WireMove};
+use quill::notation::{WireMove, WireTurn};
 use quill::session::{Input, Session};
 use quill::variant::{Side, Variant};
 use regex::Regex;
@@ -48,7 +48,7 @@ impl Driver {
 
 /// A position reached by `plies` random joint turns from the start (legal moves only), with
 /// the turns that reach it; `None` when the game ended on the way.
-fn position(variant: Variant, seed: u64, plies: usize) -> Option<(Game, Vec<Turn>)> {
+fn position(variant: Variant, seed: u64, plies: usize) -> Option<(Game, Vec<WireTurn>)> {
     let mut rng = quill::rng::Rng::new(seed);
     let mut game = Game::start(variant);
     let mut turns = Vec::new();
@@ -62,7 +62,7 @@ fn position(variant: Variant, seed: u64, plies: usize) -> Option<(Game, Vec<Turn
         };
         let white = pick(&mut rng, game.legal_moves(Side::White));
         let black = pick(&mut rng, game.legal_moves(Side::Black));
-        let turn = Turn::Joint(white, black);
+        let turn = WireTurn::Joint(white, black);
         game.play(&turn).expect("legal moves play");
         turns.push(turn);
     }
@@ -165,7 +165,7 @@ fn cecp_case(variant: Variant, seed: u64, plies: usize, side: Side, post: bool, 
     d.send("option SealedCommit=1");
     d.send("force");
     for turn in &turns {
-        let Turn::Joint(w, b) = turn else {
+        let WireTurn::Joint(w, b) = turn else {
             unreachable!("sealed turns are joint")
         };
         let refused = d.send(&format!("reveal {w} {b}"));

@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use quill::game::Game;
-use quill::notation::{Turn, parse_move};
+use quill::notation::{WireTurn, parse_move};
 use quill::variant::{Side, Variant};
 
 /// How long a line that should come may take.
@@ -113,18 +113,18 @@ impl Double {
 
     /// Sends the position (UCI) and asks for `side`'s move; returns the answer line, if any
     /// (`info` lines skipped).
-    fn ask(&mut self, game: &Game, history: &[Turn], side: Side) -> Option<String> {
+    fn ask(&mut self, game: &Game, history: &[WireTurn], side: Side) -> Option<String> {
         self.request(game, history, side);
         self.next_answer(PATIENCE)
     }
 
     /// Sends the position (UCI) and asks for `side`'s move.
-    fn request(&mut self, game: &Game, history: &[Turn], side: Side) {
+    fn request(&mut self, game: &Game, history: &[WireTurn], side: Side) {
         match self.dialect {
             Dialect::Uci => {
                 let mut position = "position startpos".to_owned();
                 if !history.is_empty() {
-                    let moves: Vec<String> = history.iter().map(Turn::to_string).collect();
+                    let moves: Vec<String> = history.iter().map(WireTurn::to_string).collect();
                     position = format!("{position} moves {}", moves.join(" "));
                 }
                 self.send(&position);
@@ -144,12 +144,12 @@ impl Double {
     }
 
     /// Gives a turn to the engine (CECP; UCI sends the whole position at the next `ask`).
-    fn tell(&mut self, turn: &Turn) {
+    fn tell(&mut self, turn: &WireTurn) {
         if self.dialect == Dialect::Cecp {
             self.send("force");
             match turn {
-                Turn::Joint(w, b) => self.send(&format!("reveal {w} {b}")),
-                Turn::Single(m) => self.send(&format!("usermove {m}")),
+                WireTurn::Joint(w, b) => self.send(&format!("reveal {w} {b}")),
+                WireTurn::Single(m) => self.send(&format!("usermove {m}")),
             }
         }
     }
@@ -219,7 +219,7 @@ fn good_plays_legal_moves_in_every_variant() {
                         let line = d.ask(&game, &history, side).expect("an answer");
                         let mv = d.move_of(&line);
                         assert!(legal(&game, side, &mv), "{dialect:?} {variant}: {mv}");
-                        Turn::Single(parse_move(&mv).unwrap())
+                        WireTurn::Single(parse_move(&mv).unwrap())
                     }
                     None => {
                         let mut pair = Vec::new();
@@ -229,13 +229,13 @@ fn good_plays_legal_moves_in_every_variant() {
                             assert!(legal(&game, side, &mv), "{dialect:?} {variant}: {mv}");
                             pair.push(parse_move(&mv).unwrap());
                         }
-                        Turn::Joint(pair[0].clone(), pair[1].clone())
+                        WireTurn::Joint(pair[0].clone(), pair[1].clone())
                     }
                 };
                 game.play(&turn).expect("a legal turn plays");
                 // A CECP engine plays its own alternating move on its board when it sends it;
                 // only a sealed pair is told back (`reveal`).
-                if matches!(turn, Turn::Joint(..)) {
+                if matches!(turn, WireTurn::Joint(..)) {
                     d.tell(&turn);
                 }
                 history.push(turn);
@@ -335,7 +335,7 @@ fn early_answers_out_of_turn() {
     d.send(&format!("usermove {first}"));
     let early = d.next_answer(PATIENCE).expect("an early move");
     let mut after = game.clone();
-    after.play(&Turn::Single(first)).unwrap();
+    after.play(&WireTurn::Single(first)).unwrap();
     assert!(legal(&after, Side::Black, &d.move_of(&early)));
 }
 

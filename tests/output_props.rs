@@ -7,9 +7,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use quill::geometry::Square;
-use quill::notation::{Leg, Turn, WireMove, parse_turn};
+use quill::notation::{Leg, WireMove, WireTurn, parse_turn};
 use quill::player::Score;
-use quill::protocol::cecp::{self, CecpMove, Feature, FeatureValue, GameResult, Pv, Thinking};
+use quill::protocol::cecp::{self, CecpMove, Feature, FeatureValue, Pv, Thinking, WireResult};
 use quill::protocol::uci::{self, Bound, Info, InfoScore, OptionKind, UciOption};
 
 /// Squares `a1` … `p16`.
@@ -32,10 +32,10 @@ fn wire_move() -> impl Strategy<Value = WireMove> {
 }
 
 /// Single and joint turns.
-fn turn() -> impl Strategy<Value = Turn> {
+fn turn() -> impl Strategy<Value = WireTurn> {
     prop_oneof![
-        wire_move().prop_map(Turn::Single),
-        (wire_move(), wire_move()).prop_map(|(w, b)| Turn::Joint(w, b)),
+        wire_move().prop_map(WireTurn::Single),
+        (wire_move(), wire_move()).prop_map(|(w, b)| WireTurn::Joint(w, b)),
     ]
 }
 
@@ -189,7 +189,7 @@ fn pv() -> impl Strategy<Value = Pv> {
         prop::collection::vec(turn(), 0..4).prop_map(Pv::Turns),
         text()
             .prop_filter("reads as turns", |t| {
-                let turns: Option<Vec<Turn>> = t.split_whitespace().map(parse_turn).collect();
+                let turns: Option<Vec<WireTurn>> = t.split_whitespace().map(parse_turn).collect();
                 turns.is_none_or(|turns| Pv::Turns(turns).to_string() != *t)
             })
             .prop_map(Pv::Text),
@@ -200,10 +200,10 @@ fn pv() -> impl Strategy<Value = Pv> {
 fn cecp_line() -> impl Strategy<Value = cecp::EngineLine> {
     use cecp::EngineLine as L;
     let result = select(vec![
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unknown,
+        WireResult::WhiteWins,
+        WireResult::BlackWins,
+        WireResult::Draw,
+        WireResult::Unknown,
     ]);
     let thinking = (any::<u32>(), any::<i64>(), any::<u64>(), any::<u64>(), pv()).prop_map(
         |(depth, score, time, nodes, pv)| {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use quill::game::Game;
-use quill::notation::{Turn, parse_turn};
+use quill::notation::{WireTurn, parse_turn};
 use quill::referee::results::read_all;
 use quill::variant::{Side, Variant};
 
@@ -34,7 +34,7 @@ struct Record {
 struct Read {
     number: u64,
     black: bool,
-    turn: Turn,
+    turn: WireTurn,
     comments: Vec<String>,
 }
 
@@ -198,7 +198,7 @@ fn read_movetext(record: &mut Record, movetext: &str) -> Result<(), String> {
                     return Err(format!("move number {n} not followed by its turn"));
                 };
                 let turn = parse_turn(&text).ok_or_else(|| format!("not a turn: {text:?}"))?;
-                if matches!(turn, Turn::Joint(..)) != variant.is_sealed() {
+                if matches!(turn, WireTurn::Joint(..)) != variant.is_sealed() {
                     return Err(format!("{text}: the wrong kind of turn for {variant:?}"));
                 }
                 if let Some(last) = record.turns.last_mut() {

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use quill::geometry::Square;
-use quill::notation::{Leg, Turn, WireMove};
-use quill::protocol::cecp::{self, CecpCommand, ExcludeTarget, GameResult, Seconds};
+use quill::notation::{Leg, WireMove, WireTurn};
+use quill::protocol::cecp::{self, CecpCommand, ExcludeTarget, Seconds, WireResult};
 use quill::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use quill::protocol::{CommandError, OpponentNews};
 use quill::variant::Side;
@@ -38,10 +38,10 @@ fn wire_move() -> impl Strategy<Value = WireMove> {
 }
 
 /// Single and joint turns.
-fn turn() -> impl Strategy<Value = Turn> {
+fn turn() -> impl Strategy<Value = WireTurn> {
     prop_oneof![
-        wire_move().prop_map(Turn::Single),
-        (wire_move(), wire_move()).prop_map(|(w, b)| Turn::Joint(w, b)),
+        wire_move().prop_map(WireTurn::Single),
+        (wire_move(), wire_move()).prop_map(|(w, b)| WireTurn::Joint(w, b)),
     ]
 }
 
@@ -177,10 +177,10 @@ fn cecp_command() -> impl Strategy<Value = CecpCommand> {
         C::Display,
     ]);
     let result = select(vec![
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unknown,
+        WireResult::WhiteWins,
+        WireResult::BlackWins,
+        WireResult::Draw,
+        WireResult::Unknown,
     ]);
     let target = prop_oneof![
         Just(ExcludeTarget::All),
@@ -440,7 +440,7 @@ fn dialects_keep_to_their_words() {
     );
     assert!(matches!(
         cecp::parse("e2e4"),
-        Ok(CecpCommand::Move(Turn::Single(_)))
+        Ok(CecpCommand::Move(WireTurn::Single(_)))
     ));
 }
 
@@ -599,11 +599,11 @@ fn cecp_commands_with_arguments() {
     );
     assert_eq!(
         cecp_ok("usermove a2a3|e4e3"),
-        C::UserMove(Turn::Joint(mv("a2a3"), mv("e4e3")))
+        C::UserMove(WireTurn::Joint(mv("a2a3"), mv("e4e3")))
     );
-    assert_eq!(cecp_ok("b1c3"), C::Move(Turn::Single(mv("b1c3"))));
+    assert_eq!(cecp_ok("b1c3"), C::Move(WireTurn::Single(mv("b1c3"))));
     assert_eq!(
         cecp_ok("0000|b5c3"),
-        C::Move(Turn::Joint(WireMove::Pass, mv("b5c3")))
+        C::Move(WireTurn::Joint(WireMove::Pass, mv("b5c3")))
     );
 }

@@ -614,7 +614,7 @@ fn a_person_plays_an_alternating_game_at_the_terminal() {
         "a legend: {seen}"
     );
     assert!(
-        seen.contains("Turn 1 · you are White · your time "),
+        seen.contains("WireTurn 1 · you are White · your time "),
         "{seen}"
     );
     // The start position, not a random opening: the README's first move is legal.
@@ -686,7 +686,7 @@ fn a_person_takes_back_a_move_and_the_engine_reply() {
         .nth(1)
         .unwrap_or_else(|| panic!("no undo: {seen}"));
     // Back at the start position, turn 1, nothing marked.
-    assert!(after.contains("Turn 1 · you are White"), "{after}");
+    assert!(after.contains("WireTurn 1 · you are White"), "{after}");
     assert!(
         after.contains("FEN: rnbqkbnr/1pppppp1/1p4p1/8/8/1P4P1/1PPPPPP1/RNBQKBNR w"),
         "{after}"

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use quill::game::{Game, Outcome};
-use quill::notation::{Turn, parse_move};
+use quill::notation::{WireTurn, parse_move};
 use quill::variant::{Side, Variant};
 
 /// Turns after which the referee adjudicates a draw (the rules leave endless games to it).
@@ -94,7 +94,7 @@ fn referee_turn(game: &mut Game, white: &str, black: &str) {
             "{side:?} played the illegal {mv}"
         );
     }
-    let turn = Turn::Joint(parse_move(white).unwrap(), parse_move(black).unwrap());
+    let turn = WireTurn::Joint(parse_move(white).unwrap(), parse_move(black).unwrap());
     let penalties = game.play(&turn).expect("the turn plays");
     assert!(penalties.is_empty());
 }

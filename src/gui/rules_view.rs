@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::game::{Game, GameError, Outcome, Penalty};
 use crate::geometry::Square;
-use crate::notation::{Turn, WireMove, parse_move};
+use crate::notation::{WireMove, WireTurn, parse_move};
 use crate::referee::human;
 use crate::variant::{Side, Variant};
 
@@ -190,7 +190,7 @@ impl Position {
     /// # Errors
     /// The rules' reason it is refused; the position is unchanged.
     pub(crate) fn play_single(&mut self, mv: &WireMove) -> Result<(), GameError> {
-        self.0.play(&Turn::Single(mv.clone())).map(|_| ())
+        self.0.play(&WireTurn::Single(mv.clone())).map(|_| ())
     }
 
     /// Plays a sealed turn; the penalties it earned.
@@ -202,7 +202,7 @@ impl Position {
         w: &WireMove,
         b: &WireMove,
     ) -> Result<Vec<Penalty>, GameError> {
-        self.0.play(&Turn::Joint(w.clone(), b.clone()))
+        self.0.play(&WireTurn::Joint(w.clone(), b.clone()))
     }
 
     /// A move in words, judged on this position (before it is played).

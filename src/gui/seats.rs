@@ -18,7 +18,7 @@ use nom::combinator::{map, rest};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::referee::driver::{self, Ask, Clocks, EngineSeat, NewGame};
 use crate::referee::engine::Event;
 use crate::referee::inbox::{Dialogue, Inbox};
@@ -203,7 +203,7 @@ impl Engine {
         &mut self,
         wire: &mut Wire,
         fen: Option<&str>,
-        turns: &[Turn],
+        turns: &[WireTurn],
         sealed: bool,
         times: Option<([Duration; 2], [Duration; 2])>,
     ) -> Result<Instant, String> {

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc::UnboundedSender, watch};
 use super::rules_view::Position;
 use super::seats::{self, Engine, Heard, Spec, Thinking, Wire};
 use crate::game::Outcome;
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::referee::later;
 use crate::referee::pgn::{self, PgnGame};
 use crate::variant::{Side, Variant};
@@ -101,7 +101,7 @@ pub(crate) struct Config {
 
 #[derive(Clone, Debug)]
 struct Record {
-    turn: Turn,
+    turn: WireTurn,
     /// In words, with what it did.
     words: Vec<String>,
     /// Penalties (PGN comment).
@@ -355,7 +355,7 @@ impl Table {
     /// The UCI `position` command of the game so far.
     /// The PGN of the game, in the form `quill match` writes (`*` while it is unfinished).
     pub(crate) fn pgn(&self) -> String {
-        let turns: Vec<Turn> = self.records.iter().map(|r| r.turn.clone()).collect();
+        let turns: Vec<WireTurn> = self.records.iter().map(|r| r.turn.clone()).collect();
         let comments: Vec<Option<String>> =
             self.records.iter().map(|r| r.comment.clone()).collect();
         let unfinished = Outcome {
@@ -505,7 +505,7 @@ impl Table {
             && self
                 .records
                 .iter()
-                .any(|r| matches!(r.turn, Turn::Single(_)))
+                .any(|r| matches!(r.turn, WireTurn::Single(_)))
             && (self.person_to_enter().is_some() || self.outcome.is_some())
     }
 
@@ -688,7 +688,7 @@ impl Table {
         words.extend(before.effects(&self.pos, &[mv]));
         self.last = squares(mv);
         self.records.push(Record {
-            turn: Turn::Single(mv.clone()),
+            turn: WireTurn::Single(mv.clone()),
             words,
             comment: None,
         });
@@ -822,7 +822,7 @@ impl Table {
                 e.set_board(f);
             }
             for r in &self.records {
-                if let Turn::Joint(w, b) = &r.turn {
+                if let WireTurn::Joint(w, b) = &r.turn {
                     e.reveal(w, b);
                 }
             }
@@ -933,7 +933,7 @@ impl Table {
         {
             return Ok(());
         }
-        let turns: Vec<Turn> = self.records.iter().map(|r| r.turn.clone()).collect();
+        let turns: Vec<WireTurn> = self.records.iter().map(|r| r.turn.clone()).collect();
         let times = self.times(i);
         let Some(e) = self.engines[i].as_mut() else {
             return Ok(());
@@ -1155,7 +1155,7 @@ impl Table {
         }));
         self.last = squares(&wm).into_iter().chain(squares(&bm)).collect();
         self.records.push(Record {
-            turn: Turn::Joint(wm.clone(), bm.clone()),
+            turn: WireTurn::Joint(wm.clone(), bm.clone()),
             words,
             comment,
         });
@@ -1174,8 +1174,8 @@ fn replay(start: &Position, records: &[Record]) -> Position {
     let mut pos = start.clone();
     for r in records {
         let _ = match &r.turn {
-            Turn::Single(m) => pos.play_single(m).map(|_| ()),
-            Turn::Joint(w, b) => pos.play_joint(w, b).map(|_| ()),
+            WireTurn::Single(m) => pos.play_single(m).map(|_| ()),
+            WireTurn::Joint(w, b) => pos.play_joint(w, b).map(|_| ()),
         };
     }
     pos

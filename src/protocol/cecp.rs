@@ -12,11 +12,11 @@ use std::fmt;
 
 use super::{Args, CommandError, OpponentNews, whole_i64, whole_u32, whole_u64};
 use crate::geometry::Square;
-use crate::notation::{Turn, WireMove, parse_move, parse_turn};
+use crate::notation::{WireMove, WireTurn, parse_move, parse_turn};
 use crate::variant::Side;
 
 use args::{BaseTime, base_time, exclude_target, side_word, square_token};
-pub use args::{ExcludeTarget, GameResult, Increment, Seconds};
+pub use args::{ExcludeTarget, Increment, Seconds, WireResult};
 pub use output::{CecpMove, EngineLine, Feature, FeatureValue, Pv, Thinking, parse_engine_line};
 
 /// A command sent by a CECP (XBoard) GUI.
@@ -64,7 +64,7 @@ pub enum CecpCommand {
     /// `otim N`: the opponent's clock in centiseconds (may be negative).
     Otim(i64),
     /// `usermove T`.
-    UserMove(Turn),
+    UserMove(WireTurn),
     /// `?`: move now.
     MoveNow,
     /// `ping N` (the argument is kept as text).
@@ -74,7 +74,7 @@ pub enum CecpCommand {
     /// `result R {COMMENT}`.
     Result {
         /// The result.
-        result: GameResult,
+        result: WireResult,
         /// The text inside the braces (may be empty).
         comment: String,
     },
@@ -146,7 +146,7 @@ pub enum CecpCommand {
     /// `perft N` (Quill extension).
     Perft(u32),
     /// A bare move or joint turn, from GUIs that did not accept `usermove=1`.
-    Move(Turn),
+    Move(WireTurn),
 }
 
 /// Reads one token as a move, naming it in the error.
@@ -237,7 +237,7 @@ pub fn parse(line: &str) -> Result<CecpCommand, CommandError> {
 
 /// Parses the arguments of `result`.
 fn parse_result(args: &mut Args<'_>) -> Result<CecpCommand, CommandError> {
-    let result = args.value("", "1-0, 0-1, 1/2-1/2 or *", GameResult::from_token)?;
+    let result = args.value("", "1-0, 0-1, 1/2-1/2 or *", WireResult::from_token)?;
     let rest = args.take_rest();
     let comment = if rest.is_empty() {
         ""

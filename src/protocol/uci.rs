@@ -9,7 +9,7 @@ mod output;
 use std::fmt;
 
 use super::{Args, CommandError, OpponentNews, before, opponent_news};
-use crate::notation::{Turn, parse_turn};
+use crate::notation::{WireTurn, parse_turn};
 
 pub use go::GoParams;
 use go::parse_go;
@@ -41,7 +41,7 @@ pub enum UciCommand {
         /// Where the game starts.
         start: PositionStart,
         /// The turns played since.
-        moves: Vec<Turn>,
+        moves: Vec<WireTurn>,
     },
     /// `go ...`: start thinking.
     Go(GoParams),

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::commit;
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::variant::{Side, Variant};
 
 use super::engine::{Event, Meaning, Process, Said};
@@ -71,7 +71,7 @@ pub(crate) struct Ask<'a> {
     /// The start FEN, `None` for the variant's start position.
     pub(crate) fen: Option<&'a str>,
     /// The turns played since.
-    pub(crate) turns: &'a [Turn],
+    pub(crate) turns: &'a [WireTurn],
     /// The seat's side when it is asked for its half of a sealed turn.
     pub(crate) sealed: Option<Side>,
     /// Both clocks, when the asked seat has a time control.

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome};
-use crate::notation::{Turn, WireMove, parse_move};
+use crate::notation::{WireMove, WireTurn, parse_move};
 use crate::variant::{Side, Variant};
 
 use super::driver::{Ask, Clocks, EngineSeat, Forfeit, Heard, NewGame, Opened, forfeit, side_of};
@@ -56,7 +56,7 @@ pub(crate) const TYPED_AHEAD: usize = 64;
 struct Table {
     setup: GameSetup,
     game: Game,
-    turns: Vec<Turn>,
+    turns: Vec<WireTurn>,
     comments: Vec<Option<String>>,
     clocks: [Clock; 2],
     players: [Player; 2],

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::game::Game;
 use crate::geometry::Square;
-use crate::notation::{Turn, WireMove, parse_move};
+use crate::notation::{WireMove, WireTurn, parse_move};
 use crate::variant::{Side, Variant};
 
 fn name_of(variant: Variant, letter: char) -> &'static str {
@@ -122,7 +122,7 @@ pub(crate) fn refusal(
         },
         Game::Gladiator(_) | Game::Pagan(_) => {
             let mut trial = game.clone();
-            match trial.play(&Turn::Single(mv.clone())) {
+            match trial.play(&WireTurn::Single(mv.clone())) {
                 Err(e) => e.to_string(),
                 Ok(_) => "not in the list of legal moves (type 'moves')".to_string(),
             }

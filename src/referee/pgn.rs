@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::game::Outcome;
-use crate::notation::Turn;
+use crate::notation::WireTurn;
 use crate::variant::{Side, Variant};
 
 /// What a PGN record is made of.
@@ -30,7 +30,7 @@ pub(crate) struct PgnGame<'a> {
     /// White's and Black's time controls.
     pub(crate) time_controls: [String; 2],
     /// The turns played.
-    pub(crate) turns: &'a [Turn],
+    pub(crate) turns: &'a [WireTurn],
     /// A comment after each turn, if any.
     pub(crate) comments: &'a [Option<String>],
     /// Whether turns are joint sealed turns.
@@ -173,7 +173,7 @@ mod tests {
     use crate::notation::parse_turn;
 
     fn game<'a>(
-        turns: &'a [Turn],
+        turns: &'a [WireTurn],
         comments: &'a [Option<String>],
         outcome: &'a Outcome,
     ) -> PgnGame<'a> {

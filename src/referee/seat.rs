@@ -27,7 +27,7 @@ impl fmt::Display for Dialect {
 
 /// A clock: `moves` per session (0: the whole game), a base time, an increment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Clock {
+pub(crate) struct TimeControl {
     /// Moves per session; 0 when the base is for the whole game.
     pub(crate) moves: u32,
     /// Time per session.
@@ -41,7 +41,7 @@ pub(crate) struct Clock {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Limits {
     /// The player's clock.
-    pub(crate) clock: Option<Clock>,
+    pub(crate) clock: Option<TimeControl>,
     /// A fixed time per move.
     pub(crate) movetime: Option<Duration>,
     /// A depth limit.
@@ -59,7 +59,7 @@ impl Limits {
             && self.nodes.is_none()
         {
             Limits {
-                clock: Some(Clock {
+                clock: Some(TimeControl {
                     moves: 0,
                     base: Duration::from_secs(10),
                     inc: Duration::from_millis(100),

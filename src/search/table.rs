@@ -6,7 +6,7 @@
 //! other one; the same position keeps its deeper result unless the new one is exact.
 //!
 //! Memory: a bucket is 32 bytes aligned to 32, so one probe touches one cache line; the
-//! search prefetches a child's bucket ([`Table::prefetch`]) as soon as it knows the child's
+//! search prefetches a child's bucket ([`TransTable::prefetch`]) as soon as it knows the child's
 //! key; and on Linux the table asks for transparent huge pages (`madvise(MADV_HUGEPAGE)` on the
 //! 2 MiB-aligned part of its allocation, before the first touch), so that a big table does not
 //! cost a TLB miss and a page walk at every probe. Where the kernel refuses (THP disabled) the
@@ -43,7 +43,7 @@ struct Slot {
     score: i16,
     depth: u8,
     /// Low two bits: 0 empty; 1, 2, 3 [`Bound::Exact`], [`Bound::Lower`], [`Bound::Upper`].
-    /// High six bits: the search that stored it ([`Table::new_search`]).
+    /// High six bits: the search that stored it ([`TransTable::new_search`]).
     bound: u8,
     /// The best move's code plus one; 0 when none is known.
     mv: u64,
@@ -69,7 +69,7 @@ struct Bucket([Slot; 2]);
 
 /// A transposition table.
 #[derive(Clone, Debug)]
-pub struct Table {
+pub struct TransTable {
     buckets: Vec<Bucket>,
     mib: usize,
     age: u8,
@@ -80,7 +80,7 @@ pub struct Table {
 /// Bytes of one entry.
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
-impl Table {
+impl TransTable {
     /// Default size in MiB (UCI `Hash`).
     pub(crate) const DEFAULT_MIB: usize = 16;
     /// Largest size in MiB a GUI may ask for.
@@ -89,8 +89,8 @@ impl Table {
     /// A table of at most `mib` MiB (at least one bucket), every entry empty.
     ///
     /// # Errors
-    /// When `mib` exceeds `Table::MAX_MIB` or the memory cannot be had.
-    pub fn new(mib: usize) -> Result<Table, String> {
+    /// When `mib` exceeds `TransTable::MAX_MIB` or the memory cannot be had.
+    pub fn new(mib: usize) -> Result<TransTable, String> {
         if mib > Self::MAX_MIB {
             return Err(format!("at most {} MiB, not {mib}", Self::MAX_MIB));
         }
@@ -102,7 +102,7 @@ impl Table {
             .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
         advise_huge_pages(&mut buckets);
         buckets.resize(count, Bucket::default());
-        Ok(Table {
+        Ok(TransTable {
             buckets,
             mib,
             age: 0,
@@ -261,9 +261,9 @@ fn advise_huge_pages<T>(buf: &mut Vec<T>) {
     let _ = buf;
 }
 
-impl Default for Table {
-    fn default() -> Table {
-        Table::new(Table::DEFAULT_MIB).expect("the default table fits in memory")
+impl Default for TransTable {
+    fn default() -> TransTable {
+        TransTable::new(TransTable::DEFAULT_MIB).expect("the default table fits in memory")
     }
 }
 
@@ -276,17 +276,17 @@ mod tests {
         assert_eq!(SLOT_BYTES, 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 32);
         assert_eq!(std::mem::align_of::<Bucket>(), 32);
-        assert_eq!(Table::new(1).unwrap().len(), 65_536);
-        assert_eq!(Table::new(3).unwrap().len(), 196_608);
-        assert_eq!(Table::new(100).unwrap().len() * SLOT_BYTES, 100 << 20);
-        assert_eq!(Table::new(0).unwrap().len(), 2);
-        assert!(Table::new(Table::MAX_MIB + 1).is_err());
+        assert_eq!(TransTable::new(1).unwrap().len(), 65_536);
+        assert_eq!(TransTable::new(3).unwrap().len(), 196_608);
+        assert_eq!(TransTable::new(100).unwrap().len() * SLOT_BYTES, 100 << 20);
+        assert_eq!(TransTable::new(0).unwrap().len(), 2);
+        assert!(TransTable::new(TransTable::MAX_MIB + 1).is_err());
     }
 
     #[test]
     fn every_key_maps_into_a_table_of_any_size() {
         for mib in [1, 3, 100] {
-            let mut t = Table::new(mib).unwrap();
+            let mut t = TransTable::new(mib).unwrap();
             for key in [
                 0,
                 1,
@@ -302,14 +302,14 @@ mod tests {
             }
         }
         // Keys that differ only in their low bits spread over the whole table.
-        let t = Table::new(3).unwrap();
+        let t = TransTable::new(3).unwrap();
         let top = (0..4096u64).map(|k| t.bucket(k << 20)).max().unwrap();
         assert!(top > t.len() / 2 * 9 / 10, "{top} of {}", t.len() / 2);
     }
 
     #[test]
     fn store_probe_round_trip() {
-        let mut t = Table::new(1).unwrap();
+        let mut t = TransTable::new(1).unwrap();
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(t.probe(key), None);
         t.store(key, 5, Bound::Lower, -29_990, Some(42));

@@ -91,7 +91,7 @@ fn reference_quiesce<P: Searchable>(
 
 /// A search to `depth`; without a table also without reductions, so that it is plain
 /// alpha-beta in its results.
-fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut Table>) -> Found {
+fn depth_search<P: Searchable>(pos: &P, depth: u32, table: Option<&mut TransTable>) -> Found {
     history_search(pos, &[], depth, table)
 }
 
@@ -100,7 +100,7 @@ fn history_search<P: Searchable>(
     pos: &P,
     history: &[u64],
     depth: u32,
-    table: Option<&mut Table>,
+    table: Option<&mut TransTable>,
 ) -> Found {
     let reduce = table.is_some();
     let limits = Limits {
@@ -223,7 +223,7 @@ fn quiescence_takes_a_hanging_pawn() {
 #[test]
 fn the_table_carries_over_between_searches() {
     let pos = glad(Rules::Gladiator, GLADIATOR_FENS[1]);
-    let mut table = Table::new(4).unwrap();
+    let mut table = TransTable::new(4).unwrap();
     let first = depth_search(&pos, 3, Some(&mut table));
     let second = depth_search(&pos, 3, Some(&mut table));
     assert!(
@@ -234,7 +234,7 @@ fn the_table_carries_over_between_searches() {
     );
     assert_eq!(first.mv, second.mv);
     // A fresh table gives the same search again.
-    let third = depth_search(&pos, 3, Some(&mut Table::new(4).unwrap()));
+    let third = depth_search(&pos, 3, Some(&mut TransTable::new(4).unwrap()));
     assert_eq!((first.nodes, first.score), (third.nodes, third.score));
 }
 
@@ -340,7 +340,7 @@ fn restricted<P: Searchable>(pos: &P, history: &[u64], allowed: &[WireMove], dep
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    let mut table = Table::new(4).unwrap();
+    let mut table = TransTable::new(4).unwrap();
     search(
         pos,
         history,
@@ -401,8 +401,8 @@ fn a_stopped_iteration_gives_its_better_turn() {
         .collect();
     for pos in &positions {
         for depth in 2..5 {
-            let shallow = depth_search(pos, depth, Some(&mut Table::new(1).unwrap()));
-            let deep = depth_search(pos, depth + 1, Some(&mut Table::new(1).unwrap()));
+            let shallow = depth_search(pos, depth, Some(&mut TransTable::new(1).unwrap()));
+            let deep = depth_search(pos, depth + 1, Some(&mut TransTable::new(1).unwrap()));
             if shallow.mv == deep.mv {
                 continue;
             }
@@ -417,7 +417,7 @@ fn a_stopped_iteration_gives_its_better_turn() {
                 &[],
                 limits,
                 &AtomicBool::new(false),
-                &mut Table::new(1).unwrap(),
+                &mut TransTable::new(1).unwrap(),
                 &mut |_| {},
             )
             .expect("a move");

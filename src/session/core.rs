@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use super::error::{PerftDepthError, PositionError, UndoError};
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
-use crate::notation::{Leg, Turn, WireMove};
+use crate::notation::{Leg, WireMove, WireTurn};
 use crate::rng::Rng;
-use crate::search::Table;
+use crate::search::TransTable;
 use crate::simsearch;
 use crate::variant::Variant;
 
@@ -55,13 +55,13 @@ pub(crate) fn check_perft_depth(depth: u32) -> Result<u32, PerftDepthError> {
 pub struct Core {
     start: Game,
     game: Game,
-    history: Vec<Turn>,
+    history: Vec<WireTurn>,
     options: Options,
     rng: Rng,
     /// Lent to each search; kept between the moves of a game.
-    table: Arc<Mutex<Table>>,
+    table: Arc<Mutex<TransTable>>,
     /// The sealed search's table, sized by `Hash` too (memory taken at its first search).
-    sealed: Arc<Mutex<simsearch::Table>>,
+    sealed: Arc<Mutex<simsearch::JointTable>>,
 }
 
 impl Core {
@@ -70,7 +70,7 @@ impl Core {
         let options = Options {
             seed: 0,
             commit: false,
-            hash_mib: Table::DEFAULT_MIB,
+            hash_mib: TransTable::DEFAULT_MIB,
         };
         let game = Game::start(Variant::DEFAULT);
         Core {
@@ -79,8 +79,8 @@ impl Core {
             history: Vec::new(),
             rng: Rng::new(fresh_seed(&options)),
             options,
-            table: Arc::new(Mutex::new(Table::default())),
-            sealed: Arc::new(Mutex::new(sealed_table(Table::DEFAULT_MIB))),
+            table: Arc::new(Mutex::new(TransTable::default())),
+            sealed: Arc::new(Mutex::new(sealed_table(TransTable::DEFAULT_MIB))),
         }
     }
 
@@ -95,7 +95,7 @@ impl Core {
     }
 
     /// The turns played since the start position.
-    pub fn history(&self) -> &[Turn] {
+    pub fn history(&self) -> &[WireTurn] {
         &self.history
     }
 
@@ -129,7 +129,7 @@ impl Core {
                 table.clear();
                 None
             }
-            Err(_) => Table::new(self.options.hash_mib).ok(),
+            Err(_) => TransTable::new(self.options.hash_mib).ok(),
         };
         if let Some(table) = fresh {
             self.table = Arc::new(Mutex::new(table));
@@ -152,12 +152,12 @@ impl Core {
     }
 
     /// The sealed search's table, for a search to lock while it runs.
-    pub(crate) fn sealed_table(&self) -> Arc<Mutex<simsearch::Table>> {
+    pub(crate) fn sealed_table(&self) -> Arc<Mutex<simsearch::JointTable>> {
         Arc::clone(&self.sealed)
     }
 
     /// The transposition table, for a search to lock while it runs.
-    pub(crate) fn table(&self) -> Arc<Mutex<Table>> {
+    pub(crate) fn table(&self) -> Arc<Mutex<TransTable>> {
         Arc::clone(&self.table)
     }
 
@@ -165,7 +165,11 @@ impl Core {
     ///
     /// # Errors
     /// The bad FEN or the first turn that cannot be played.
-    pub fn set_position(&mut self, fen: Option<&str>, turns: &[Turn]) -> Result<(), PositionError> {
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        turns: &[WireTurn],
+    ) -> Result<(), PositionError> {
         let start = match fen {
             None => Game::start(self.variant()),
             Some(f) => Game::from_fen(self.variant(), f).map_err(PositionError::Fen)?,
@@ -188,7 +192,7 @@ impl Core {
     ///
     /// # Errors
     /// See [`Game::play`].
-    pub(crate) fn play(&mut self, turn: &Turn) -> Result<Vec<Penalty>, GameError> {
+    pub(crate) fn play(&mut self, turn: &WireTurn) -> Result<Vec<Penalty>, GameError> {
         let penalties = self.game.play(turn)?;
         self.history.push(turn.clone());
         Ok(penalties)
@@ -316,8 +320,8 @@ impl PerftDivide {
 
 /// A sealed table of `mib` MiB (sizes are checked by [`Core::set_hash`]; the default
 /// table otherwise).
-fn sealed_table(mib: usize) -> simsearch::Table {
-    simsearch::Table::with_mib(mib).unwrap_or_default()
+fn sealed_table(mib: usize) -> simsearch::JointTable {
+    simsearch::JointTable::with_mib(mib).unwrap_or_default()
 }
 
 fn fresh_seed(options: &Options) -> u64 {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::game::GameError;
-use crate::notation::Turn;
+use crate::notation::WireTurn;
 
 /// Why `setoption` (UCI), `option`/`memory`/`egtpath` (CECP) refused a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub enum PositionError {
         /// Its place in the list, from 1.
         number: usize,
         /// The turn as sent.
-        turn: Turn,
+        turn: WireTurn,
         /// Why the rules refused it (boxed: the error is as large as a turn).
         error: Box<GameError>,
     },

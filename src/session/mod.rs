@@ -279,7 +279,7 @@ impl Session {
             return;
         };
         match outcome {
-            worker::Outcome::Perft(Some(divide)) => {
+            worker::Found::Perft(Some(divide)) => {
                 if deliver {
                     let depth = match purpose {
                         Purpose::Perft => self.perft_depth,
@@ -294,12 +294,12 @@ impl Session {
                     );
                 }
             }
-            worker::Outcome::Perft(None) => {
+            worker::Found::Perft(None) => {
                 if deliver {
                     out.push(self.comment_line("perft stopped"));
                 }
             }
-            worker::Outcome::Think(choice, rng) => {
+            worker::Found::Think(choice, rng) => {
                 self.core.set_rng(rng);
                 match purpose {
                     Purpose::UciGo { hold } => self.uci_finished(choice, hold && !stopped, out),

@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::notation::WireMove;
 use crate::player::{self, Choice};
 use crate::rng::Rng;
-use crate::search::{Limits, Table};
+use crate::search::{Limits, TransTable};
 use crate::simsearch;
 use crate::variant::Side;
 
@@ -35,7 +35,7 @@ pub(crate) enum Job {
 
 /// What a worker found.
 #[derive(Debug)]
-pub(crate) enum Outcome {
+pub(crate) enum Found {
     /// The choice (none: no allowed legal move), and the generator to continue with.
     Think(Option<Choice>, Rng),
     /// perft lines, or `None` when stopped.
@@ -46,7 +46,7 @@ pub(crate) enum Outcome {
 pub(crate) struct Worker {
     id: u64,
     stop: Arc<AtomicBool>,
-    handle: JoinHandle<Outcome>,
+    handle: JoinHandle<Found>,
 }
 
 impl Worker {
@@ -63,8 +63,8 @@ impl Worker {
         game: Game,
         history: Vec<u64>,
         rng: Rng,
-        table: Arc<Mutex<Table>>,
-        sealed: Arc<Mutex<simsearch::Table>>,
+        table: Arc<Mutex<TransTable>>,
+        sealed: Arc<Mutex<simsearch::JointTable>>,
         events: Sender<Input>,
     ) -> std::io::Result<Worker> {
         let stop = Arc::new(AtomicBool::new(false));
@@ -104,7 +104,7 @@ impl Worker {
     }
 
     /// Waits for the worker and takes its result.
-    pub(crate) fn join(self) -> Option<Outcome> {
+    pub(crate) fn join(self) -> Option<Found> {
         match self.handle.join() {
             Ok(outcome) => Some(outcome),
             Err(_) => {
@@ -121,9 +121,9 @@ fn run(
     history: &[u64],
     mut rng: Rng,
     stop: &AtomicBool,
-    (table, sealed): (&mut Table, &mut simsearch::Table),
+    (table, sealed): (&mut TransTable, &mut simsearch::JointTable),
     progress: &mut dyn FnMut(Choice),
-) -> Outcome {
+) -> Found {
     match job {
         Job::Think {
             side,
@@ -144,8 +144,8 @@ fn run(
                     _ => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
                 },
             };
-            Outcome::Think(choice, rng)
+            Found::Think(choice, rng)
         }
-        Job::Perft(depth) => Outcome::Perft(game.perft_divide_until(depth, stop)),
+        Job::Perft(depth) => Found::Perft(game.perft_divide_until(depth, stop)),
     }
 }

@@ -25,7 +25,7 @@
 //! static evaluation hook); Apocalypse's [`Position`] implements it in `rules.rs`, its
 //! evaluation is [`eval`].
 //!
-//! **The table** ([`Table`]) is sized in MiB by the session's `Hash` and kept between moves
+//! **The table** ([`JointTable`]) is sized in MiB by the session's `Hash` and kept between moves
 //! ([`choose_with_table`]); a one-off search ([`choose`], `quill bench`) has its own.
 //!
 //! **Tablebase probe point.** `Searcher::with_probe` takes a `Probe`: given a position it
@@ -58,7 +58,7 @@ use crate::variants::apocalypse::{Move, Position};
 
 pub use root::{analyse, choose, choose_with_table};
 pub(crate) use rules::{Probe, SealedRules};
-pub use tt::{Table, key};
+pub use tt::{JointTable, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
 const FULL: (f64, f64) = (-1.0, 2.0);
@@ -129,7 +129,7 @@ struct Solved {
 
 /// The search state: table, solver workspace, counters and limits.
 pub struct Searcher<'a, G: SealedRules = Position> {
-    tt: tt::Table<G::Move>,
+    tt: tt::JointTable<G::Move>,
     /// Exact values from outside (a tablebase), if any.
     probe: Option<&'a dyn Probe<G>>,
     solver: Solver,
@@ -153,7 +153,7 @@ pub struct Searcher<'a, G: SealedRules = Position> {
 impl<'a, G: SealedRules> Searcher<'a, G> {
     /// A searcher with an empty table of the default size.
     pub(crate) fn new(limits: Limits, stop: &'a AtomicBool) -> Searcher<'a, G> {
-        Searcher::with_table(limits, stop, Table::default())
+        Searcher::with_table(limits, stop, JointTable::default())
     }
 
     /// A searcher using `table` (entries of earlier searches included); take it back with
@@ -161,7 +161,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     pub fn with_table(
         limits: Limits,
         stop: &'a AtomicBool,
-        mut table: Table<G::Move>,
+        mut table: JointTable<G::Move>,
     ) -> Searcher<'a, G> {
         if let Err(e) = table.new_search() {
             log::warn!("{e}; searching without a table");
@@ -191,7 +191,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     }
 
     /// The table, with what this search stored.
-    pub(crate) fn into_table(self) -> Table<G::Move> {
+    pub(crate) fn into_table(self) -> JointTable<G::Move> {
         self.tt
     }
 

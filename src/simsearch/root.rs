@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::{Analysis, SealedRules, Searcher, Table};
+use super::{Analysis, JointTable, SealedRules, Searcher};
 use crate::choice::Choice;
 use crate::notation::WireMove;
 use crate::rng::Rng;
@@ -197,7 +197,7 @@ pub fn choose(
     rng: &mut Rng,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
-    let mut table = Table::default();
+    let mut table = JointTable::default();
     choose_with_table(pos, side, allowed, limits, stop, rng, &mut table, progress)
 }
 
@@ -210,7 +210,7 @@ pub fn choose_with_table(
     limits: Limits,
     stop: &AtomicBool,
     rng: &mut Rng,
-    table: &mut Table,
+    table: &mut JointTable,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let mut own = Vec::new();
@@ -266,7 +266,7 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         depth: a.depth,
         micros: a.micros,
         pv: (pv.iter())
-            .map(|(w, b)| crate::notation::Turn::Joint(w.to_wire(), b.to_wire()))
+            .map(|(w, b)| crate::notation::WireTurn::Joint(w.to_wire(), b.to_wire()))
             .collect(),
     }
 }

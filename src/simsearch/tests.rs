@@ -488,8 +488,8 @@ fn a_kept_table_makes_the_next_search_cheaper_and_clearing_it_undoes_that() {
         depth: Some(3),
         ..Limits::default()
     };
-    let mut table = Table::with_mib(4).unwrap();
-    let nodes = |table: &mut Table| {
+    let mut table = JointTable::with_mib(4).unwrap();
+    let nodes = |table: &mut JointTable| {
         let mut rng = Rng::new(1);
         let c = choose_with_table(
             &pos,

@@ -94,7 +94,7 @@ const WAYS: usize = 2;
 /// high bits multiplied into the bucket count, so any count works and the size is within one
 /// bucket of what was asked.
 #[derive(Clone, Debug)]
-pub struct Table<M = Move> {
+pub struct JointTable<M = Move> {
     slots: Vec<Slot<M>>,
     buckets: usize,
     generation: u8,
@@ -102,14 +102,14 @@ pub struct Table<M = Move> {
     pub(crate) hits: u64,
 }
 
-impl<M: Copy> Default for Table<M> {
+impl<M: Copy> Default for JointTable<M> {
     /// The table of a one-off search (`quill bench`, the referee's players): 2^17 slots.
-    fn default() -> Table<M> {
-        Table::with_buckets(1 << 16)
+    fn default() -> JointTable<M> {
+        JointTable::with_buckets(1 << 16)
     }
 }
 
-impl<M: Copy> Table<M> {
+impl<M: Copy> JointTable<M> {
     /// The largest size, in MiB.
     pub(crate) const MAX_MIB: usize = 4096;
     /// Bytes of one slot.
@@ -118,19 +118,21 @@ impl<M: Copy> Table<M> {
     /// A table of `mib` MiB (allocated at first use).
     ///
     /// # Errors
-    /// A size of 0 or above `Table::MAX_MIB`.
-    pub fn with_mib(mib: usize) -> Result<Table<M>, String> {
+    /// A size of 0 or above `JointTable::MAX_MIB`.
+    pub fn with_mib(mib: usize) -> Result<JointTable<M>, String> {
         if !(1..=Self::MAX_MIB).contains(&mib) {
             return Err(format!(
                 "the sealed table needs 1..{} MiB, got {mib}",
                 Self::MAX_MIB
             ));
         }
-        Ok(Table::with_buckets((mib << 20) / (WAYS * Self::SLOT_BYTES)))
+        Ok(JointTable::with_buckets(
+            (mib << 20) / (WAYS * Self::SLOT_BYTES),
+        ))
     }
 
-    fn with_buckets(buckets: usize) -> Table<M> {
-        Table {
+    fn with_buckets(buckets: usize) -> JointTable<M> {
+        JointTable {
             slots: Vec::new(),
             buckets: buckets.max(1),
             generation: 0,
@@ -242,25 +244,25 @@ mod tests {
 
     #[test]
     fn the_size_is_what_was_asked() {
-        assert_eq!(Table::<Move>::SLOT_BYTES, 40);
+        assert_eq!(JointTable::<Move>::SLOT_BYTES, 40);
         for mib in [1, 3, 16, 100, 1000] {
-            let t: Table = Table::with_mib(mib).unwrap();
+            let t: JointTable = JointTable::with_mib(mib).unwrap();
             let asked = (mib << 20) as f64;
             let got = t.bytes() as f64;
             assert!(got <= asked && got > 0.99 * asked, "{mib} MiB: {got} bytes");
         }
-        assert!(Table::<Move>::with_mib(0).is_err());
-        assert!(Table::<Move>::with_mib(Table::<Move>::MAX_MIB + 1).is_err());
-        let mut t: Table = Table::with_mib(1).unwrap();
+        assert!(JointTable::<Move>::with_mib(0).is_err());
+        assert!(JointTable::<Move>::with_mib(JointTable::<Move>::MAX_MIB + 1).is_err());
+        let mut t: JointTable = JointTable::with_mib(1).unwrap();
         assert!(!t.is_allocated());
         t.new_search().unwrap();
         assert!(t.is_allocated());
-        assert_eq!(t.slots.len() * Table::<Move>::SLOT_BYTES, t.bytes());
+        assert_eq!(t.slots.len() * JointTable::<Move>::SLOT_BYTES, t.bytes());
     }
 
     #[test]
     fn entries_survive_a_new_search_and_go_with_clear() {
-        let mut t: Table = Table::with_mib(1).unwrap();
+        let mut t: JointTable = JointTable::with_mib(1).unwrap();
         assert_eq!(t.probe(7), None);
         t.new_search().unwrap();
         t.store(entry(7, 3));
@@ -274,7 +276,7 @@ mod tests {
     #[test]
     fn a_deep_entry_keeps_its_slot_within_a_search() {
         // One bucket: every key collides.
-        let mut t: Table = Table::with_buckets(1);
+        let mut t: JointTable = JointTable::with_buckets(1);
         t.new_search().unwrap();
         t.store(entry(1, 5));
         t.store(entry(2, 1));

@@ -623,10 +623,10 @@ fn footman_targets(s: usize, f: u32) -> (u32, u32, u32) {
     }
 }
 
-/// A sealed turn as [`crate::rules::Rules::play`] takes it: each side's judged move.
+/// A sealed turn as [`crate::rules::GameRules::play`] takes it: each side's judged move.
 pub(crate) type JointTurn = (Judgement, Judgement);
 
-impl crate::rules::Rules for Position {
+impl crate::rules::GameRules for Position {
     type RuleSet = Rules;
     type Move = Move;
     type Turn = JointTurn;
@@ -702,10 +702,10 @@ impl crate::rules::Rules for Position {
 
     fn read_turn(
         &self,
-        turn: &crate::notation::Turn,
+        turn: &crate::notation::WireTurn,
     ) -> Result<(JointTurn, Vec<crate::rules::Penalty>), crate::rules::GameError> {
         use crate::rules::{GameError, Penalty};
-        let crate::notation::Turn::Joint(w, b) = turn else {
+        let crate::notation::WireTurn::Joint(w, b) = turn else {
             return Err(GameError::NeedsJoint(turn.clone()));
         };
         let judge = |side, mv: &WireMove| {

@@ -802,7 +802,7 @@ fn square_of(i: u8) -> Square {
     GEOMETRY.square(usize::from(i))
 }
 
-impl crate::rules::Rules for Position {
+impl crate::rules::GameRules for Position {
     type RuleSet = Rules;
     type Move = Turn;
     type Turn = Turn;
@@ -870,7 +870,7 @@ impl crate::rules::Rules for Position {
 
     fn read_turn(
         &self,
-        turn: &crate::notation::Turn,
+        turn: &crate::notation::WireTurn,
     ) -> Result<(Turn, Vec<crate::rules::Penalty>), crate::rules::GameError> {
         crate::rules::read_single(self, turn, |mv| self.parse_turn(mv))
     }

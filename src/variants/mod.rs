@@ -1,4 +1,4 @@
-//! The rules of each variant, one module each, each implementing [`crate::rules::Rules`] and
+//! The rules of each variant, one module each, each implementing [`crate::rules::GameRules`] and
 //! `crate::rules::XboardCodec` (by delegating to its own inherent methods).
 //!
 //! # Adding a variant

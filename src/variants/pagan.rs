@@ -922,7 +922,7 @@ impl Position {
     }
 }
 
-impl crate::rules::Rules for Position {
+impl crate::rules::GameRules for Position {
     type RuleSet = ();
     type Move = Move;
     type Turn = Move;
@@ -978,7 +978,7 @@ impl crate::rules::Rules for Position {
 
     fn read_turn(
         &self,
-        turn: &crate::notation::Turn,
+        turn: &crate::notation::WireTurn,
     ) -> Result<(Move, Vec<crate::rules::Penalty>), crate::rules::GameError> {
         crate::rules::read_single(self, turn, |mv| self.parse_move(mv))
     }

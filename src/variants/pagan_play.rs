@@ -326,7 +326,7 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::search::{Limits, Table, search};
+    use crate::search::{Limits, TransTable, search};
     use std::sync::atomic::AtomicBool;
 
     /// Plays White by a 20,000-node search against a Black that moves uniformly at random
@@ -336,7 +336,7 @@ mod tests {
         let mut pos = Position::from_fen(fen).unwrap();
         let mut rng = Rng::new(seed);
         let mut history = Vec::new();
-        let mut table = Table::new(16).unwrap();
+        let mut table = TransTable::new(16).unwrap();
         let mut moves = Vec::new();
         for _ in 0..2 * turns {
             if let Some(end) = pos.end() {

@@ -266,7 +266,7 @@ class OneServer(unittest.TestCase):
                what="the refusal of the drag")
         self.assertEqual(h.state(d)["version"], version)
         self.assertEqual(h.state(d)["moves"], [])
-        # Turn 1: a pawn move and a supporter jump, the jump chosen from the choices shown.
+        # WireTurn 1: a pawn move and a supporter jump, the jump chosen from the choices shown.
         e = h.wait(d, lambda d: entry(d)["next"] and entry(d), what="options")
         pawn = e["next"][0]
         h.click_square(d, pawn[:2])

@@ -530,7 +530,7 @@ function drawSealed() {
   r.replaceChildren();
   const rv = state.reveal;
   if (!rv) return;
-  el('h2', { text: `Turn ${rv.turn} revealed` }, r);
+  el('h2', { text: `WireTurn ${rv.turn} revealed` }, r);
   if (rv.moves && rv.moves[0]) {
     el('div', { id: 'revealed-moves', text: `White ${rv.moves[0]} · Black ${rv.moves[1]}` }, r);
   }

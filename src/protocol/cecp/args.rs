@@ -15,7 +15,7 @@ use crate::variant::Side;
 
 /// The result of a game as written in `result`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum WireResult {
     /// `1-0`.
     WhiteWins,
     /// `0-1`.
@@ -26,30 +26,30 @@ pub enum GameResult {
     Unknown,
 }
 
-impl GameResult {
+impl WireResult {
     /// Returns the result as written on the wire.
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
+            WireResult::WhiteWins => "1-0",
+            WireResult::BlackWins => "0-1",
+            WireResult::Draw => "1/2-1/2",
+            WireResult::Unknown => "*",
         }
     }
 
     /// Reads a result token.
-    pub(crate) fn from_token(token: &str) -> Option<GameResult> {
+    pub(crate) fn from_token(token: &str) -> Option<WireResult> {
         match token {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            "*" => Some(GameResult::Unknown),
+            "1-0" => Some(WireResult::WhiteWins),
+            "0-1" => Some(WireResult::BlackWins),
+            "1/2-1/2" => Some(WireResult::Draw),
+            "*" => Some(WireResult::Unknown),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for GameResult {
+impl fmt::Display for WireResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }

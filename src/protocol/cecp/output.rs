@@ -10,8 +10,8 @@ use std::fmt;
 
 use super::super::uci::{format_strategy, parse_strategy};
 use super::super::{Args, CommandError, whole_i64, whole_u32, whole_u64};
-use super::GameResult;
-use crate::notation::{Turn, WireMove, parse_move, parse_turn};
+use super::WireResult;
+use crate::notation::{WireMove, WireTurn, parse_move, parse_turn};
 
 /// A line a CECP engine prints.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,7 @@ pub enum EngineLine {
     /// `RESULT {COMMENT}`: the engine claims the game's result.
     Result {
         /// The result.
-        result: GameResult,
+        result: WireResult,
         /// The text in braces, if any.
         comment: Option<String>,
     },
@@ -165,7 +165,7 @@ impl Feature {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pv {
     /// Turns in Quill's notation.
-    Turns(Vec<Turn>),
+    Turns(Vec<WireTurn>),
     /// Anything else, kept as text (may be empty).
     Text(String),
 }
@@ -310,7 +310,7 @@ pub fn parse_engine_line(line: &str) -> Result<EngineLine, CommandError> {
         "setup" => EngineLine::Setup(rest(&mut args, "a board")?),
         "piece" => EngineLine::Piece(rest(&mut args, "a piece")?),
         "highlight" => EngineLine::Highlight(rest(&mut args, "squares")?),
-        word => match GameResult::from_token(word) {
+        word => match WireResult::from_token(word) {
             Some(result) => parse_result(result, &mut args)?,
             None if word.starts_with(|c: char| c.is_ascii_digit()) => {
                 EngineLine::Thinking(parse_thinking(word, &mut args)?)
@@ -400,7 +400,7 @@ fn parse_error(args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
 }
 
 /// Parses what follows a result: nothing, or `{COMMENT}`.
-fn parse_result(result: GameResult, args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
+fn parse_result(result: WireResult, args: &mut Args<'_>) -> Result<EngineLine, CommandError> {
     let rest = args.take_rest();
     let comment = if rest.is_empty() {
         None
@@ -425,7 +425,7 @@ fn parse_thinking(first: &str, args: &mut Args<'_>) -> Result<Thinking, CommandE
     let time = args.number("time", whole_u64)?;
     let nodes = args.number("nodes", whole_u64)?;
     let text = args.take_rest();
-    let turns: Option<Vec<Turn>> = text.split_whitespace().map(parse_turn).collect();
+    let turns: Option<Vec<WireTurn>> = text.split_whitespace().map(parse_turn).collect();
     // Turns only when they print back to the text as written.
     let pv = match turns.map(Pv::Turns) {
         Some(pv) if pv.to_string() == text => pv,

@@ -82,14 +82,14 @@ fn results_and_options() {
     };
     assert_eq!(
         ok("result 1-0 {White mates}"),
-        result(GameResult::WhiteWins, "White mates")
+        result(WireResult::WhiteWins, "White mates")
     );
     assert_eq!(
         ok("result 0-1 { x } y }"),
-        result(GameResult::BlackWins, " x } y ")
+        result(WireResult::BlackWins, " x } y ")
     );
-    assert_eq!(ok("result 1/2-1/2 {}"), result(GameResult::Draw, ""));
-    assert_eq!(ok("result *"), result(GameResult::Unknown, ""));
+    assert_eq!(ok("result 1/2-1/2 {}"), result(WireResult::Draw, ""));
+    assert_eq!(ok("result *"), result(WireResult::Unknown, ""));
     let option = |name: &str, value: Option<&str>| C::Option {
         name: name.into(),
         value: value.map(Into::into),

@@ -101,7 +101,7 @@ fn setoption_names_and_values_may_hold_spaces() {
 
 #[test]
 fn positions() {
-    let a2a3 = Turn::Single(mv("a2a3"));
+    let a2a3 = WireTurn::Single(mv("a2a3"));
     assert_eq!(
         parse("position startpos"),
         Ok(UciCommand::Position {
@@ -120,7 +120,7 @@ fn positions() {
         parse("position startpos moves a2a3 b1c3|0000"),
         Ok(UciCommand::Position {
             start: PositionStart::StartPos,
-            moves: vec![a2a3, Turn::Joint(mv("b1c3"), WireMove::Pass)],
+            moves: vec![a2a3, WireTurn::Joint(mv("b1c3"), WireMove::Pass)],
         })
     );
     assert_eq!(
@@ -226,7 +226,7 @@ fn bad_go_parameters() {
 fn printing_is_canonical() {
     let cmd = UciCommand::Position {
         start: PositionStart::Fen("x/y w".into()),
-        moves: vec![Turn::Single(WireMove::simple(
+        moves: vec![WireTurn::Single(WireMove::simple(
             Square::new(0, 1),
             Square::new(0, 2),
         ))],

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Ask, Driver, Forfeit, Link, NewGame, forfeit};
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::protocol::cecp::CecpCommand;
 use crate::referee::engine::Meaning;
 use crate::referee::inbox::Inbox;
@@ -204,7 +204,7 @@ impl Driver for CecpDriver {
     }
 
     fn inform(&mut self, link: &mut Link, mv: &WireMove) {
-        let turn = Turn::Single(mv.clone());
+        let turn = WireTurn::Single(mv.clone());
         send(
             link,
             if self.usermove {

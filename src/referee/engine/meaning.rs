@@ -192,13 +192,13 @@ fn cecp_refusal(line: &str) -> Meaning {
 }
 
 fn cecp_meaning(line: &str) -> Meaning {
-    use crate::protocol::cecp::{EngineLine as L, GameResult, parse_engine_line};
+    use crate::protocol::cecp::{EngineLine as L, WireResult, parse_engine_line};
     match parse_engine_line(line) {
         Ok(L::Move(mv)) => Meaning::Move(mv.to_string()),
         Ok(L::Commit(digest)) => Meaning::Commit(digest),
         Ok(L::Reveal { mv, nonce }) => Meaning::Opening(mv.to_string(), nonce),
         Ok(L::Result {
-            result: GameResult::Unknown,
+            result: WireResult::Unknown,
             ..
         }) => Meaning::Unknown,
         Ok(L::Result { result, comment }) => {

@@ -64,7 +64,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::seat::Clock as Control;
+    use crate::referee::seat::TimeControl as Control;
 
     fn limits(moves: u32, base_ms: u64, inc_ms: u64) -> Limits {
         Limits {

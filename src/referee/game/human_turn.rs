@@ -17,7 +17,7 @@ impl Table {
         terminal.say(&human::board(&self.game, &self.marks));
         terminal.say(&human::legend(self.setup.variant));
         let mut status = format!(
-            "Turn {} · you are {:?} · your time {}",
+            "WireTurn {} · you are {:?} · your time {}",
             self.turns.len() + 1,
             side_of(i),
             human::clock_text(self.human_time[i])

@@ -47,7 +47,7 @@ pub(super) fn pair(players: &mut [Player; 2], i: usize) -> (&mut Player, &mut Pl
 /// The request to seat `i`: the game so far, and the clocks when it has a time control.
 pub(super) fn ask<'a>(
     setup: &'a GameSetup,
-    turns: &'a [Turn],
+    turns: &'a [WireTurn],
     clocks: &[Clock; 2],
     i: usize,
     sealed: bool,

@@ -45,7 +45,7 @@ impl Table {
         let (b, b_opened) = self.open(1, b)?;
         let wm = self.parse(0, &w)?;
         let bm = self.parse(1, &b)?;
-        let turn = Turn::Joint(wm.clone(), bm.clone());
+        let turn = WireTurn::Joint(wm.clone(), bm.clone());
         let before = self.game.clone();
         let penalties = self.play_joint(&turn, &w)?;
         self.tell_pair(&before, [&wm, &bm], [w_opened, b_opened]);
@@ -159,7 +159,11 @@ impl Table {
 
     /// Plays the joint turn; a move that is not of the variant forfeits its writer (white's
     /// when it is white's written move `w`, else black's).
-    fn play_joint(&mut self, turn: &Turn, w: &str) -> Result<Vec<crate::rules::Penalty>, Forfeit> {
+    fn play_joint(
+        &mut self,
+        turn: &WireTurn,
+        w: &str,
+    ) -> Result<Vec<crate::rules::Penalty>, Forfeit> {
         self.game.play(turn).map_err(|e| {
             let culprit = if matches!(&e, crate::game::GameError::NotAMove(t) if *t == w) {
                 0

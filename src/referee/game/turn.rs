@@ -74,7 +74,7 @@ impl Table {
                 self.parse(i, &written)?
             }
         };
-        let turn = Turn::Single(mv.clone());
+        let turn = WireTurn::Single(mv.clone());
         let before = self.game.clone();
         if let Err(e) = self.game.play(&turn) {
             return Err(

@@ -82,14 +82,14 @@ const TIME_CONTROL: &str = "SECONDS[+INC] or MOVES/SECONDS[+INC]";
 
 /// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`; an error names the whole value and the
 /// part that is wrong.
-fn clock(word: &str, text: &str) -> Result<Clock, String> {
+fn clock(word: &str, text: &str) -> Result<TimeControl, String> {
     clock_parts(word, text).map_err(|why| {
         let why = why.strip_prefix(&format!("{word}: ")).unwrap_or(&why);
         format!("{word}: '{text}' is not a time control ({TIME_CONTROL}): {why}")
     })
 }
 
-fn clock_parts(word: &str, text: &str) -> Result<Clock, String> {
+fn clock_parts(word: &str, text: &str) -> Result<TimeControl, String> {
     let (moves, rest) = match text.split_once('/') {
         Some((m, rest)) => (whole(word, m, MAX_SESSION_MOVES)?, rest),
         None => (0, text),
@@ -98,7 +98,7 @@ fn clock_parts(word: &str, text: &str) -> Result<Clock, String> {
         Some((b, i)) => (seconds(word, b)?, seconds(word, i)?),
         None => (seconds(word, rest)?, Duration::ZERO),
     };
-    Ok(Clock { moves, base, inc })
+    Ok(TimeControl { moves, base, inc })
 }
 
 fn rest(input: &str) -> IResult<&str, String> {
@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(e.options, vec![("Hash".to_string(), "64".to_string())]);
         assert_eq!(
             e.limits.clock,
-            Some(Clock {
+            Some(TimeControl {
                 moves: 40,
                 base: Duration::from_secs(60),
                 inc: Duration::from_millis(500)

@@ -2,7 +2,7 @@
 
 use super::clock::Clock;
 use super::features::setup_lines;
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::protocol::cecp::CecpCommand;
 use crate::session::Session;
 use crate::session::plies::{self, Plies};
@@ -36,7 +36,7 @@ impl Session {
                         fen,
                     ) =>
             {
-                self.cecp_ply(Turn::Single(WireMove::Pass), out);
+                self.cecp_ply(WireTurn::Single(WireMove::Pass), out);
             }
             CecpCommand::SetBoard(fen) => self.cecp_setboard(&fen, out),
             CecpCommand::Undo | CecpCommand::Remove => {

@@ -14,7 +14,7 @@ use super::Session;
 use super::plies::Plies;
 use crate::notation::WireMove;
 use crate::protocol::CommandError;
-use crate::protocol::cecp::{self, CecpCommand, CecpMove, EngineLine, GameResult};
+use crate::protocol::cecp::{self, CecpCommand, CecpMove, EngineLine, WireResult};
 use crate::variant::{Side, Variant};
 
 /// CECP-only session state.
@@ -247,9 +247,9 @@ fn emit_ply(out: &mut Vec<String>, ply: &str) {
 /// The result line of a finished game, `RESULT {REASON}`.
 fn result_line(outcome: &crate::game::Outcome) -> EngineLine {
     let result = match outcome.winner {
-        Some(Side::White) => GameResult::WhiteWins,
-        Some(Side::Black) => GameResult::BlackWins,
-        None => GameResult::Draw,
+        Some(Side::White) => WireResult::WhiteWins,
+        Some(Side::Black) => WireResult::BlackWins,
+        None => WireResult::Draw,
     };
     EngineLine::Result {
         result,

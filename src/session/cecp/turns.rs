@@ -2,7 +2,7 @@
 //! the sealed extension's `sealed`, `reveal` and `opponent`.
 
 use super::{emit, emit_ply, illegal, result_line};
-use crate::notation::{Turn, WireMove};
+use crate::notation::{WireMove, WireTurn};
 use crate::protocol::cecp::{CecpCommand, EngineLine};
 use crate::session::plies::{self, Plies};
 use crate::session::worker::Job;
@@ -45,7 +45,7 @@ impl Session {
                     self.cecp_turn(turn, out);
                 }
             }
-            CecpCommand::Reveal(w, b) => self.cecp_turn(Turn::Joint(w, b), out),
+            CecpCommand::Reveal(w, b) => self.cecp_turn(WireTurn::Joint(w, b), out),
             CecpCommand::Opponent(_) => match self.reveal.take() {
                 Some(pending) => out.extend(pending.lines),
                 None => Self::cecp_error(out, "no committed move is waiting", "opponent"),
@@ -91,8 +91,8 @@ impl Session {
     /// rules; a wrong one is refused with `Illegal move` and leaves the position and the ply
     /// state as they were, so that XBoard's takeback and the engine agree and a corrected ply
     /// is accepted.
-    pub(in crate::session) fn cecp_ply(&mut self, turn: Turn, out: &mut Vec<String>) {
-        let Turn::Single(mv) = &turn else {
+    pub(in crate::session) fn cecp_ply(&mut self, turn: WireTurn, out: &mut Vec<String>) {
+        let WireTurn::Single(mv) = &turn else {
             return illegal(out, "a joint turn in an alternating game", &turn);
         };
         let game = self.core.game();
@@ -119,7 +119,7 @@ impl Session {
                 partial,
                 p2_seen: true,
             } => match plies::complete(game, partial, mv) {
-                Ok(whole) => return self.cecp_turn(Turn::Single(whole), out),
+                Ok(whole) => return self.cecp_turn(WireTurn::Single(whole), out),
                 Err(e) => Err(e),
             },
             Plies::Sent { turn, p3 } => match plies::check_own_p2(game, turn, mv) {
@@ -142,7 +142,7 @@ impl Session {
 
     /// Plays the engine's own whole turn once XBoard has been shown all of it.
     pub(in crate::session) fn finish_own_turn(&mut self, turn: &WireMove, out: &mut Vec<String>) {
-        match self.core.play(&Turn::Single(turn.clone())) {
+        match self.core.play(&WireTurn::Single(turn.clone())) {
             Ok(_) => {
                 if let Some(outcome) = self.core.game().outcome() {
                     emit(out, result_line(&outcome));
@@ -154,8 +154,8 @@ impl Session {
 
     /// Why a revealed pair cannot be this turn's: its half for the engine's side is not the
     /// move the engine sent (or committed to) for it.
-    pub(in crate::session) fn revealed_mismatch(&self, turn: &Turn) -> Option<String> {
-        let (Some(own), Turn::Joint(w, b)) = (&self.cecp.own_move, turn) else {
+    pub(in crate::session) fn revealed_mismatch(&self, turn: &WireTurn) -> Option<String> {
+        let (Some(own), WireTurn::Joint(w, b)) = (&self.cecp.own_move, turn) else {
             return None;
         };
         let side = self.cecp.engine_side;
@@ -171,11 +171,11 @@ impl Session {
         })
     }
 
-    pub(in crate::session) fn cecp_turn(&mut self, turn: Turn, out: &mut Vec<String>) {
+    pub(in crate::session) fn cecp_turn(&mut self, turn: WireTurn, out: &mut Vec<String>) {
         if let Some(reason) = self.revealed_mismatch(&turn) {
             return illegal(out, reason, &turn);
         }
-        if self.reveal.is_some() && matches!(turn, Turn::Joint(..)) {
+        if self.reveal.is_some() && matches!(turn, WireTurn::Joint(..)) {
             // The pair is known: a reveal still owed is now moot.
             self.reveal = None;
         }

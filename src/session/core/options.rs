@@ -5,28 +5,30 @@ use std::sync::{Arc, Mutex};
 
 use super::{Core, MAX_SEED, fresh_seed, sealed_table};
 use crate::rng::Rng;
-use crate::search::Table;
+use crate::search::TransTable;
 use crate::session::error::OptionError;
 
 impl Core {
     /// Resizes (and so empties) the transposition table.
     ///
     /// # Errors
-    /// A size outside 1 to [`Table::MAX_MIB`] MiB, or memory that cannot be had (the old
+    /// A size outside 1 to [`TransTable::MAX_MIB`] MiB, or memory that cannot be had (the old
     /// table is kept then).
     pub(crate) fn set_hash(&mut self, mib: u64) -> Result<(), OptionError> {
         let mib = usize::try_from(mib)
             .ok()
-            .filter(|m| (1..=Table::MAX_MIB).contains(m))
+            .filter(|m| (1..=TransTable::MAX_MIB).contains(m))
             .ok_or(OptionError::OutOfRange {
                 option: "Hash",
                 unit: "MiB",
                 min: 1,
-                max: Table::MAX_MIB as u64,
+                max: TransTable::MAX_MIB as u64,
                 got: mib,
             })?;
         // A new table, not the old one resized: a running search may still hold that.
-        self.table = Arc::new(Mutex::new(Table::new(mib).map_err(OptionError::Memory)?));
+        self.table = Arc::new(Mutex::new(
+            TransTable::new(mib).map_err(OptionError::Memory)?,
+        ));
         self.sealed = Arc::new(Mutex::new(sealed_table(mib)));
         self.options.hash_mib = mib;
         Ok(())

@@ -48,7 +48,7 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
     // position after the first turn.
     let mut core = Core::new();
     core.set_variant(Variant::Pagan);
-    let turns: Vec<Turn> = ["g10f10", "a8b8", "f10g10", "b8a8"]
+    let turns: Vec<WireTurn> = ["g10f10", "a8b8", "f10g10", "b8a8"]
         .iter()
         .map(|t| parse_turn(t).unwrap())
         .collect();
@@ -66,7 +66,7 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
             &allowed,
             limits,
             &stop,
-            &mut Table::new(1).unwrap(),
+            &mut TransTable::new(1).unwrap(),
             &mut |_| {},
         )
         .expect("a choice")

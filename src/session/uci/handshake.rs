@@ -79,9 +79,9 @@ pub(in crate::session) fn identification() -> Vec<EngineLine> {
         check("SealedCommit"),
         spin(
             "Hash",
-            table(crate::search::Table::DEFAULT_MIB),
+            table(crate::search::TransTable::DEFAULT_MIB),
             1,
-            table(crate::search::Table::MAX_MIB),
+            table(crate::search::TransTable::MAX_MIB),
         ),
         option("Clear Hash", OptionKind::Button),
         option(

@@ -11,7 +11,7 @@ use self::handshake::{UCI_HELP, identification};
 use super::Session;
 use super::error::OptionError;
 
-use crate::notation::Turn;
+use crate::notation::WireTurn;
 use crate::player::Choice;
 use crate::protocol::CommandError;
 use crate::protocol::uci::{self, EngineLine, PositionStart, UciCommand};
@@ -46,9 +46,9 @@ fn emit(out: &mut Vec<String>, line: EngineLine) {
 }
 
 /// The principal line of a choice as turns (its move alone when the search gave none).
-pub(super) fn pv_turns(choice: &Choice) -> Vec<Turn> {
+pub(super) fn pv_turns(choice: &Choice) -> Vec<WireTurn> {
     if choice.pv.is_empty() {
-        return vec![Turn::Single(choice.mv.clone())];
+        return vec![WireTurn::Single(choice.mv.clone())];
     }
     choice.pv.clone()
 }
@@ -140,7 +140,7 @@ impl Session {
     }
 
     /// `position`: all or nothing; a refused one also refuses `go` until the next.
-    fn uci_position(&mut self, start: &PositionStart, moves: &[Turn], out: &mut Vec<String>) {
+    fn uci_position(&mut self, start: &PositionStart, moves: &[WireTurn], out: &mut Vec<String>) {
         let fen = match start {
             PositionStart::StartPos => None,
             PositionStart::Fen(f) => Some(f.as_str()),

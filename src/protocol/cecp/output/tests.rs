@@ -26,7 +26,10 @@ fn quill_lines_read_back() {
             score: -35,
             time: 100,
             nodes: 5000,
-            pv: Pv::Turns(vec![Turn::Single(mv("e2e4")), Turn::Single(mv("e7e5"))]),
+            pv: Pv::Turns(vec![
+                WireTurn::Single(mv("e2e4")),
+                WireTurn::Single(mv("e7e5"))
+            ]),
         }))
     );
     let Ok(EngineLine::Thinking(t)) = parse_engine_line("3. 10 1 99 e4 Nf3") else {
@@ -36,7 +39,7 @@ fn quill_lines_read_back() {
     assert_eq!(
         parse_engine_line("0-1 {White resigns}"),
         Ok(EngineLine::Result {
-            result: GameResult::BlackWins,
+            result: WireResult::BlackWins,
             comment: Some("White resigns".into())
         })
     );

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::notation::{Turn, WireMove, parse_move, parse_turn};
+use crate::notation::{WireMove, WireTurn, parse_move, parse_turn};
 use crate::player::Score;
 use crate::protocol::{Args, CommandError, whole_i64, whole_u32, whole_u64};
 
@@ -50,7 +50,7 @@ pub struct Info {
     /// `currmovenumber`.
     pub currmovenumber: Option<u32>,
     /// `pv`: the principal line as turns (joint `W|B` turns in a sealed game).
-    pub pv: Vec<Turn>,
+    pub pv: Vec<WireTurn>,
     /// `string TEXT` after the figures: the rest of the line.
     pub string: Option<String>,
 }

@@ -1,7 +1,7 @@
 //! Printing and reading back the engine's lines.
 
 use super::*;
-use crate::notation::Turn;
+use crate::notation::WireTurn;
 use crate::player::Score;
 
 fn mv(text: &str) -> WireMove {
@@ -25,7 +25,7 @@ fn quill_lines_read_back() {
         })
     );
     assert_eq!(info.pv.len(), 2);
-    assert_eq!(info.pv[0], Turn::Joint(mv("a1b3"), mv("e5d3")));
+    assert_eq!(info.pv[0], WireTurn::Joint(mv("a1b3"), mv("e5d3")));
     assert_eq!(
         parse_engine_line("bestmove (none)"),
         Ok(EngineLine::BestMove {
