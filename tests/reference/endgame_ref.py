@@ -28,6 +28,7 @@ Writes one block per position, the format of fixtures/endgames/*.endgame:
 import sys
 
 import apocalypse_ref as ref
+from tablebase_ref import solve_game_float
 
 MAX_STATES = 400_000
 MAX_SWEEPS = 5_000
@@ -46,53 +47,14 @@ def key(pos):
 
 
 def game_value(a):
-    """The value of the zero-sum game with payoff matrix a (rows maximise), floats."""
-    m, n = len(a), len(a[0])
+    """The value of the zero-sum game with payoff matrix a (rows maximise), floats: the float
+    simplex of tablebase_ref.py (one reference solver for both scripts, none of it Quill's),
+    clamped to the pure maximin and minimax against rounding."""
     maximin = max(min(row) for row in a)
-    minimax = min(max(a[i][j] for i in range(m)) for j in range(n))
+    minimax = min(max(row[j] for row in a) for j in range(len(a[0])))
     if minimax - maximin <= EPS:
         return maximin
-    # The column player's LP on the shifted game: max sum y, A y <= 1, y >= 0; value 1/opt.
-    low = min(min(row) for row in a)
-    shift = 1.0 - low
-    width = n + m + 1
-    t = []
-    for i in range(m):
-        row = [a[i][j] + shift for j in range(n)] + [0.0] * m + [1.0]
-        row[n + i] = 1.0
-        t.append(row)
-    obj = [-1.0] * n + [0.0] * (m + 1)
-    basis = [n + i for i in range(m)]
-    for _ in range(10_000):
-        col = next((j for j in range(width - 1) if obj[j] < -EPS), None)
-        if col is None:
-            break
-        best = None
-        for i in range(m):
-            if t[i][col] > EPS:
-                ratio = t[i][-1] / t[i][col]
-                if (
-                    best is None
-                    or ratio < best[0] - EPS
-                    or (abs(ratio - best[0]) <= EPS and basis[i] < basis[best[1]])
-                ):
-                    best = (ratio, i)
-        if best is None:
-            raise RuntimeError("unbounded LP (impossible for a positive game)")
-        r = best[1]
-        piv = t[r][col]
-        t[r] = [x / piv for x in t[r]]
-        for i in range(m):
-            if i != r and t[i][col] != 0.0:
-                f = t[i][col]
-                t[i] = [x - f * y for x, y in zip(t[i], t[r])]
-        f = obj[col]
-        obj = [x - f * y for x, y in zip(obj, t[r])]
-        basis[r] = col
-    else:
-        raise RuntimeError("the simplex method did not finish")
-    value = 1.0 / obj[-1] - shift
-    # The value lies between the pure maximin and minimax; clamp rounding.
+    value, _, _ = solve_game_float(a)
     return min(max(value, maximin), minimax)
 
 
