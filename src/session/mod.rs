@@ -352,28 +352,33 @@ impl Session {
         &self.core
     }
 
-    /// Commits to a move when the commit–reveal option is on: returns the line that shows the
-    /// commitment and keeps `answer` (reveal and move lines) until the opponent's move arrives;
-    /// otherwise returns `answer` itself.
+    /// Answers with `mv`, in the dialect's own lines. When the commit–reveal option is on and
+    /// the turn is sealed: returns the line `commit` makes of the commitment, and keeps back the
+    /// opened answer (the `held` lines, what was kept secret until the opening, then the line
+    /// `reveal` makes of the move and nonce, then the line `answer` makes of the move) until the
+    /// opponent's move arrives. Otherwise it returns just the line `answer` makes.
     fn deliver(
         &mut self,
         mv: &crate::notation::WireMove,
-        answer: impl Fn(&crate::notation::WireMove, &str) -> Vec<String>,
-        show: impl Fn(&str) -> String,
+        held: Vec<String>,
+        reveal: impl Fn(&crate::notation::WireMove, &str) -> String,
+        answer: impl Fn(&crate::notation::WireMove) -> String,
+        commit: impl Fn(&str) -> String,
     ) -> Vec<String> {
         if !self.core.commit_mode() || self.core.game().side_to_move().is_some() {
-            return answer(mv, "");
+            return vec![answer(mv)];
         }
         match crate::commit::commit(&mv.to_string()) {
             Ok(c) => {
-                self.reveal = Some(PendingReveal {
-                    lines: answer(mv, &c.nonce),
-                });
-                vec![show(&c.digest)]
+                let mut lines = held;
+                lines.push(reveal(mv, &c.nonce));
+                lines.push(answer(mv));
+                self.reveal = Some(PendingReveal { lines });
+                vec![commit(&c.digest)]
             }
             Err(e) => {
                 log::error!("no random bytes for a commitment: {e}");
-                answer(mv, "")
+                vec![answer(mv)]
             }
         }
     }

@@ -149,21 +149,15 @@ impl Session {
         }
         let lines = self.deliver(
             &choice.mv,
+            details,
             |mv, nonce| {
-                let mut lines = Vec::new();
-                if !nonce.is_empty() {
-                    lines.extend(details.iter().cloned());
-                    lines.push(
-                        EngineLine::Reveal {
-                            mv: mv.clone(),
-                            nonce: nonce.to_owned(),
-                        }
-                        .to_string(),
-                    );
+                EngineLine::Reveal {
+                    mv: mv.clone(),
+                    nonce: nonce.to_owned(),
                 }
-                lines.push(EngineLine::Move(CecpMove::Wire(mv.clone())).to_string());
-                lines
+                .to_string()
             },
+            |mv| EngineLine::Move(CecpMove::Wire(mv.clone())).to_string(),
             |digest| EngineLine::Commit(digest.to_owned()).to_string(),
         );
         if alternating && self.in_plies() {

@@ -108,27 +108,20 @@ impl Session {
         let details = self.uci_details(choice, true);
         let lines = self.deliver(
             &choice.mv,
+            details,
             |mv, nonce| {
-                let mut lines = Vec::new();
-                if !nonce.is_empty() {
-                    // Opened: what was kept back (analysis, strategy) may now be shown.
-                    lines.extend(details.iter().cloned());
-                    lines.push(
-                        EngineLine::Reveal {
-                            mv: mv.clone(),
-                            nonce: nonce.to_owned(),
-                        }
-                        .to_string(),
-                    );
+                EngineLine::Reveal {
+                    mv: mv.clone(),
+                    nonce: nonce.to_owned(),
                 }
-                lines.push(
-                    EngineLine::BestMove {
-                        mv: Some(mv.clone()),
-                        ponder: None,
-                    }
-                    .to_string(),
-                );
-                lines
+                .to_string()
+            },
+            |mv| {
+                EngineLine::BestMove {
+                    mv: Some(mv.clone()),
+                    ponder: None,
+                }
+                .to_string()
             },
             |digest| EngineLine::Commit(digest.to_owned()).to_string(),
         );
