@@ -1,6 +1,6 @@
-//! A referee killed outright leaves no engine behind: `quill match` is sent `SIGKILL` (no
-//! `Drop` runs) while its engines think, and the engines must be gone soon after (Linux:
-//! `PR_SET_PDEATHSIG`, see `Process::spawn`).
+//! A referee killed outright leaves no engine behind: `quill match`, and `quill gui`, are sent
+//! `SIGKILL` (no `Drop` runs) while their engines think, and the engines must be gone soon
+//! after (Linux: `PR_SET_PDEATHSIG`, see `Process::spawn`).
 #![cfg(target_os = "linux")]
 
 use std::fs;
@@ -89,5 +89,46 @@ fn a_killed_match_leaves_no_engine_running() {
     assert!(
         gone,
         "engines left running after the referee was killed: {left:?}"
+    );
+}
+
+#[test]
+fn a_killed_gui_leaves_no_engine_running() {
+    let dir = std::env::temp_dir().join(format!("quill-orphans-gui-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("e.pid");
+    // The same shell as above; `quill gui`'s first game (a person against engine 0, sealed)
+    // asks the engine for its half at once, with no page open, and it thinks for up to 30 s.
+    let seat = format!(
+        "cmd=\"sh -c 'echo $$ >> {}; {QUILL}; exec sleep 600'\" name=e st=30",
+        pid_file.display()
+    );
+    let mut gui = Command::new(QUILL)
+        .args(["gui", "--variant", "apocalypse", "--engine", &seat])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = wait_until(Duration::from_secs(60), || {
+        pids_in(&pid_file).last().is_some_and(|&p| alive(p))
+    });
+    let pids = pids_in(&pid_file);
+    assert!(started, "the engine of the first game started: {pids:?}");
+    // SAFETY: a plain signal to the child this test started.
+    let killed = unsafe { libc::kill(i32::try_from(gui.id()).unwrap(), libc::SIGKILL) };
+    assert_eq!(killed, 0);
+    let _ = gui.wait();
+    let gone = wait_until(Duration::from_secs(10), || pids.iter().all(|&p| !alive(p)));
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for &p in &left {
+        // SAFETY: the leftovers of this test, so that a failure does not leak them.
+        unsafe { libc::kill(p, libc::SIGKILL) };
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        gone,
+        "engines left running after quill gui was killed: {left:?}"
     );
 }
