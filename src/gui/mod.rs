@@ -5,9 +5,12 @@
 //! printed address and come from the served origin. The page↔server API and what the GUI sends
 //! to engines are in `protocol-docs/gui.md`.
 
+mod error;
 pub(crate) mod rules_view;
 pub(crate) mod seats;
 pub(crate) mod table;
+
+pub use error::StartError;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -26,6 +29,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::variant::Variant;
+use error::NewGameError;
 use seats::Spec;
 use table::{Command, Config, Request, Setup, Shared, Table, Who};
 
@@ -84,9 +88,9 @@ struct Hub {
     engines: Value,
 }
 
-fn random_token() -> Result<String, String> {
+fn random_token() -> Result<String, StartError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes for the token: {e}"))?;
+    getrandom::fill(&mut bytes).map_err(|e| StartError::Token(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -192,11 +196,13 @@ fn command(hub: &Hub, command: Command, reply: Option<mpsc::UnboundedSender<Stri
     }
 }
 
+fn error_message(out: &mpsc::UnboundedSender<String>, text: &str) {
+    let _ = out.send(json!({"t": "error", "text": text}).to_string());
+}
+
 /// Reads one message of the page into a command, or answers it at once.
 fn message(hub: &Hub, client: u64, text: &str, out: &mpsc::UnboundedSender<String>) {
-    let error = |t: &str| {
-        let _ = out.send(json!({"t": "error", "text": t}).to_string());
-    };
+    let error = |t: &str| error_message(out, t);
     let Ok(v) = serde_json::from_str::<Value>(text) else {
         return error("a message must be JSON");
     };
@@ -210,77 +216,80 @@ fn message(hub: &Hub, client: u64, text: &str, out: &mpsc::UnboundedSender<Strin
             "this game is being played in another tab; press 'Play here' to take it over",
         );
     }
-    let str_field = |k: &str| v.get(k).and_then(Value::as_str);
+    let reply = Some(out.clone());
     match kind {
-        "legs" => {
-            let legs: Vec<String> = v
-                .get("legs")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if legs.len() > MAX_LEGS || legs.iter().any(|l| l.len() > 16) {
-                return error("too many legs");
-            }
-            let entering = hub.shared.lock().ok().and_then(|s| s.entering.clone());
-            let Some((pos, side)) = entering else {
-                return error("it is not your turn");
-            };
-            let o = pos.leg_options(side, &legs);
-            let _ = out.send(
-                json!({
-                    "t": "legs",
-                    "legs": legs,
-                    "fen": pos.fen(),
-                    "side": side.word(),
-                    "next": o.next,
-                    "complete": o.complete,
-                    "promotions": o.promotions.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                })
-                .to_string(),
-            );
-        }
-        "move" => match str_field("move") {
-            Some(m) => command(hub, Command::Move(m.to_string()), Some(out.clone())),
+        "legs" => legs(hub, &v, out),
+        "move" => match v.get("move").and_then(Value::as_str) {
+            Some(m) => command(hub, Command::Move(m.to_string()), reply),
             None => error("a move message needs 'move'"),
         },
-        "undo" => command(hub, Command::Undo, Some(out.clone())),
-        "resign" => command(hub, Command::Resign, Some(out.clone())),
+        "undo" => command(hub, Command::Undo, reply),
+        "resign" => command(hub, Command::Resign, reply),
         "pause" => {
             let on = v.get("on").and_then(Value::as_bool).unwrap_or(true);
-            command(hub, Command::Pause(on), Some(out.clone()));
+            command(hub, Command::Pause(on), reply);
         }
-        "new" => {
-            let engines = hub.engines.as_array().map_or(0, Vec::len);
-            let setup = (|| -> Result<Setup, String> {
-                let name = str_field("variant").unwrap_or("apocalypse");
-                let variant = Variant::from_name(name).ok_or_else(|| {
-                    format!("no variant '{}'", name.chars().take(40).collect::<String>())
-                })?;
-                let fen = str_field("fen").map(str::trim).filter(|f| !f.is_empty());
-                if fen.is_some_and(|f| f.len() > table::MAX_FEN) {
-                    return Err(format!("a FEN is at most {} bytes", table::MAX_FEN));
-                }
-                let white = table::who(str_field("white").unwrap_or("person"), engines)?;
-                let black = table::who(str_field("black").unwrap_or("engine:0"), engines)?;
-                rules_view::Position::new(variant, fen)
-                    .map_err(|e| format!("that position is refused: {e}"))?;
-                Ok(Setup {
-                    variant,
-                    fen: fen.map(str::to_string),
-                    seats: [white, black],
-                })
-            })();
-            match setup {
-                Ok(s) => command(hub, Command::New(s), Some(out.clone())),
-                Err(e) => error(&e),
-            }
-        }
+        "new" => match new_setup(hub, &v) {
+            Ok(s) => command(hub, Command::New(s), reply),
+            Err(e) => error(&e.to_string()),
+        },
         _ => error("unknown message"),
     }
+}
+
+/// Answers a `legs` message at once: what may follow the legs entered so far.
+fn legs(hub: &Hub, v: &Value, out: &mpsc::UnboundedSender<String>) {
+    let legs: Vec<String> = v
+        .get("legs")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if legs.len() > MAX_LEGS || legs.iter().any(|l| l.len() > 16) {
+        return error_message(out, "too many legs");
+    }
+    let entering = hub.shared.lock().ok().and_then(|s| s.entering.clone());
+    let Some((pos, side)) = entering else {
+        return error_message(out, "it is not your turn");
+    };
+    let o = pos.leg_options(side, &legs);
+    let _ = out.send(
+        json!({
+            "t": "legs",
+            "legs": legs,
+            "fen": pos.fen(),
+            "side": side.word(),
+            "next": o.next,
+            "complete": o.complete,
+            "promotions": o.promotions.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        })
+        .to_string(),
+    );
+}
+
+/// Reads a `new` message: the variant, the FEN and the seats, checked before the game's
+/// thread is asked.
+fn new_setup(hub: &Hub, v: &Value) -> Result<Setup, NewGameError> {
+    let str_field = |k: &str| v.get(k).and_then(Value::as_str);
+    let engines = hub.engines.as_array().map_or(0, Vec::len);
+    let name = str_field("variant").unwrap_or("apocalypse");
+    let variant = Variant::from_name(name)
+        .ok_or_else(|| NewGameError::NoVariant(name.chars().take(40).collect()))?;
+    let fen = str_field("fen").map(str::trim).filter(|f| !f.is_empty());
+    if fen.is_some_and(|f| f.len() > table::MAX_FEN) {
+        return Err(NewGameError::LongFen);
+    }
+    let white = table::who(str_field("white").unwrap_or("person"), engines)?;
+    let black = table::who(str_field("black").unwrap_or("engine:0"), engines)?;
+    rules_view::Position::new(variant, fen).map_err(NewGameError::Position)?;
+    Ok(Setup {
+        variant,
+        fen: fen.map(str::to_string),
+        seats: [white, black],
+    })
 }
 
 async fn session(hub: Arc<Hub>, socket: WebSocket) {
@@ -330,8 +339,8 @@ async fn session(hub: Arc<Hub>, socket: WebSocket) {
     }
 }
 
-fn default_engines(each: &[String]) -> Result<Vec<Spec>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+fn default_engines(each: &[String]) -> Result<Vec<Spec>, StartError> {
+    let exe = std::env::current_exe().map_err(StartError::Program)?;
     let path = exe.to_string_lossy();
     let quoted = format!("'{}'", path.replace('\'', "'\\''"));
     let mut list = Vec::new();
@@ -350,12 +359,9 @@ fn default_engines(each: &[String]) -> Result<Vec<Spec>, String> {
     Ok(list)
 }
 
-/// Runs `quill gui` until SIGINT or SIGTERM.
-///
-/// # Errors
-/// A bad argument, or the server cannot listen.
-pub fn run(args: &GuiArgs) -> Result<(), String> {
-    let each = crate::referee::seat::split_words(&args.each)?;
+/// The configuration the command line gives: the engines, the person's clock, the limits.
+fn config(args: &GuiArgs) -> Result<Config, StartError> {
+    let each = crate::referee::seat::split_words(&args.each).map_err(StartError::Words)?;
     let engines = if args.engines.is_empty() {
         default_engines(&each)?
     } else {
@@ -372,68 +378,122 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let variant = Variant::from_name(&args.variant).ok_or_else(|| {
-        format!(
-            "no variant '{}' (try apocalypse, gladiator, brawl, pagan)",
-            args.variant
-        )
-    })?;
-    let config = Config {
-        engines: engines.clone(),
+    Ok(Config {
+        engines,
         person_clock,
         move_timeout: Duration::from_secs(args.move_timeout),
         abandon: Duration::from_secs(args.abandon_secs),
-    };
+    })
+}
+
+/// Runs `quill gui` until SIGINT or SIGTERM.
+///
+/// # Errors
+/// A bad argument, or the server cannot listen.
+pub fn run(args: &GuiArgs) -> Result<(), StartError> {
+    let config = config(args)?;
+    let variant = Variant::from_name(&args.variant)
+        .ok_or_else(|| StartError::Variant(args.variant.clone()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(StartError::Runtime)?;
     runtime.block_on(serve(args.port, config, variant))
 }
 
-async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
-        .await
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("no local address: {e}"))?
-        .port();
-    let token = random_token()?;
-    let engines_json = Value::Array(
-        config
-            .engines
+/// The engines the page may seat, as the `hello` message lists them.
+fn engines_json(engines: &[Spec]) -> Value {
+    Value::Array(
+        engines
             .iter()
             .map(|e| {
                 json!({"name": e.name, "dialect": e.dialect.to_string(),
                        "limits": seats::limits_text(&seats::limits(e))})
             })
             .collect(),
-    );
+    )
+}
+
+/// The game's thread: the table of the first game, run until the server closes; `done` is
+/// told when it has stopped its engines.
+fn start_table(
+    config: Config,
+    variant: Variant,
+    state: watch::Sender<Arc<String>>,
+    hub_side: (Arc<Mutex<Shared>>, Arc<Mutex<String>>),
+    commands: std::sync::mpsc::Receiver<Request>,
+    done: std::sync::mpsc::Sender<()>,
+) -> std::thread::JoinHandle<()> {
     let setup = Setup {
         variant,
         fen: None,
         seats: [Who::Person, Who::Engine(0)],
     };
+    // The table lives on its own thread (its engines' inbox is not `Send`).
+    std::thread::spawn(move || {
+        let (shared, pgn) = hub_side;
+        match Table::new(config, setup, state, shared) {
+            Ok(mut t) => {
+                t.set_pgn_sink(pgn);
+                t.start_absent();
+                t.run(&commands);
+            }
+            Err(e) => log::error!("the first game cannot be set up: {e}"),
+        }
+        let _ = done.send(());
+    })
+}
+
+fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(app_js))
+        .route("/style.css", get(style))
+        .route("/pgn", get(pgn_file))
+        .route("/ws", get(ws))
+        .layer(middleware::from_fn_with_state(hub.clone(), guard))
+        .with_state(hub)
+}
+
+/// Resolves on SIGINT, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = ctrl_c.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), StartError> {
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
+        .await
+        .map_err(|e| StartError::Listen(port, e))?;
+    let port = listener.local_addr().map_err(StartError::Address)?.port();
+    let token = random_token()?;
+    let engines = engines_json(&config.engines);
     let (state_tx, state_rx) = watch::channel(Arc::new(String::from("{}")));
     let shared = Arc::new(Mutex::new(Shared::default()));
     let pgn = Arc::new(Mutex::new(String::new()));
     let (commands, rx) = sync_channel(COMMAND_QUEUE);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-    let (table_shared, table_pgn) = (shared.clone(), pgn.clone());
-    // The table lives on its own thread (its engines' inbox is not `Send`).
-    let game = std::thread::spawn(move || {
-        match Table::new(config, setup, state_tx, table_shared) {
-            Ok(mut t) => {
-                t.set_pgn_sink(table_pgn);
-                t.start_absent();
-                t.run(&rx);
-            }
-            Err(e) => log::error!("the first game cannot be set up: {e}"),
-        }
-        let _ = done_tx.send(());
-    });
+    let hub_side = (shared.clone(), pgn.clone());
+    let game = start_table(config, variant, state_tx, hub_side, rx, done_tx);
     let hub = Arc::new(Hub {
         origin: format!("http://127.0.0.1:{port}"),
         hosts: [format!("127.0.0.1:{port}"), format!("localhost:{port}")],
@@ -445,37 +505,13 @@ async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), String
         pgn,
         sockets: AtomicUsize::new(0),
         next_client: AtomicU64::new(0),
-        engines: engines_json,
+        engines,
     });
-    let app = Router::new()
-        .route("/", get(index))
-        .route("/app.js", get(app_js))
-        .route("/style.css", get(style))
-        .route("/pgn", get(pgn_file))
-        .route("/ws", get(ws))
-        .layer(middleware::from_fn_with_state(hub.clone(), guard))
-        .with_state(hub);
     println!("quill gui: open http://127.0.0.1:{port}/?token={token}");
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
-    let shutdown = async {
-        let ctrl_c = tokio::signal::ctrl_c();
-        #[cfg(unix)]
-        {
-            let mut term =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
-            tokio::select! {
-                _ = ctrl_c => {}
-                _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = ctrl_c.await;
-        }
-    };
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
+    let served = axum::serve(listener, router(hub))
+        .with_graceful_shutdown(shutdown_signal())
         .await;
     // Stop the game's engines before leaving.
     let _ = commands.try_send(Request {
@@ -490,5 +526,5 @@ async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), String
         }
     })
     .await;
-    served.map_err(|e| format!("the server failed: {e}"))
+    served.map_err(StartError::Serve)
 }

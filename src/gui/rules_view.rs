@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::game::{Game, GameError, Outcome, Penalty};
 use crate::geometry::Square;
-use crate::notation::{WireMove, WireTurn, parse_move};
+use crate::notation::{Leg, WireMove, WireTurn, parse_move};
 use crate::referee::human;
 use crate::variant::{Side, Variant};
 
@@ -30,12 +30,10 @@ impl Position {
     ///
     /// # Errors
     /// The rules' reason the FEN is refused.
-    pub(crate) fn new(variant: Variant, fen: Option<&str>) -> Result<Position, String> {
+    pub(crate) fn new(variant: Variant, fen: Option<&str>) -> Result<Position, GameError> {
         match fen {
             None => Ok(Position(Game::start(variant))),
-            Some(f) => Game::from_fen(variant, f)
-                .map(Position)
-                .map_err(|e| e.to_string()),
+            Some(f) => Game::from_fen(variant, f).map(Position),
         }
     }
 
@@ -215,105 +213,118 @@ impl Position {
     /// appeared where no leg ended (reincarnations, redeploys), pieces that changed letter
     /// (promotions).
     pub(crate) fn effects(&self, after: &Position, moves: &[&WireMove]) -> Vec<String> {
-        let g = self.0.geometry();
-        let variant = self.variant();
-        let name = |c: char| {
-            let colour = if c.is_ascii_uppercase() {
-                "White's"
-            } else {
-                "Black's"
-            };
-            let n = variant
-                .piece_names()
-                .iter()
-                .find(|(l, _)| *l == c.to_ascii_uppercase())
-                .map_or("piece", |(_, n)| n);
-            format!("{colour} {n}")
-        };
-        let mut froms = Vec::new();
-        let mut tos = Vec::new();
+        let mut out = self.square_changes(after, moves);
         for mv in moves {
             if let WireMove::Legs { legs, .. } = mv {
-                for l in legs {
-                    froms.push(l.from);
-                    tos.push(l.to);
-                }
+                out.extend(self.leg_fates(after, legs));
             }
         }
+        out
+    }
+
+    /// A piece in words: "White's wazir".
+    fn piece_name(&self, c: char) -> String {
+        let colour = if c.is_ascii_uppercase() {
+            "White's"
+        } else {
+            "Black's"
+        };
+        let n = self
+            .variant()
+            .piece_names()
+            .iter()
+            .find(|(l, _)| *l == c.to_ascii_uppercase())
+            .map_or("piece", |(_, n)| n);
+        format!("{colour} {n}")
+    }
+
+    /// A square in words, with the board it is on in Pagan's frame.
+    fn square_name(&self, sq: Square) -> String {
+        if self.variant() == Variant::Pagan && sq.rank < 7 {
+            format!("{sq} (dead board)")
+        } else {
+            sq.to_string()
+        }
+    }
+
+    /// The changes square by square that the legs of `moves` do not explain.
+    fn square_changes(&self, after: &Position, moves: &[&WireMove]) -> Vec<String> {
+        let legs: Vec<(Square, Square)> = moves
+            .iter()
+            .filter_map(|mv| match mv {
+                WireMove::Legs { legs, .. } => Some(legs.iter().map(|l| (l.from, l.to))),
+                WireMove::Pass | WireMove::Drop { .. } => None,
+            })
+            .flatten()
+            .collect();
+        let g = self.0.geometry();
         let mut out = Vec::new();
-        for index in 0..g.size() {
-            if g.is_hole_index(index) {
-                continue;
-            }
+        for index in (0..g.size()).filter(|&i| !g.is_hole_index(i)) {
             let sq = g.square(index);
-            let where_ = if variant == Variant::Pagan && sq.rank < 7 {
-                format!("{sq} (dead board)")
-            } else {
-                sq.to_string()
-            };
+            let at = self.square_name(sq);
+            let started = legs.iter().any(|l| l.0 == sq);
+            let ended = legs.iter().any(|l| l.1 == sq);
             match (self.0.piece_at(sq), after.0.piece_at(sq)) {
-                (Some(a), None) if !froms.contains(&sq) => {
-                    out.push(format!("{} on {where_} is gone", name(a)));
+                (Some(a), None) if !started => {
+                    out.push(format!("{} on {at} is gone", self.piece_name(a)));
                 }
-                (Some(a), Some(b)) if a != b && !tos.contains(&sq) => {
-                    out.push(format!("{} on {where_} is gone", name(a)));
-                    out.push(format!("{} is now on {where_}", name(b)));
+                (Some(a), Some(b)) if a != b && !ended => {
+                    out.push(format!("{} on {at} is gone", self.piece_name(a)));
+                    out.push(format!("{} is now on {at}", self.piece_name(b)));
                 }
-                (None, Some(b)) if !tos.contains(&sq) => {
-                    out.push(format!("{} appears on {where_}", name(b)));
+                (None, Some(b)) if !ended => {
+                    out.push(format!("{} appears on {at}", self.piece_name(b)));
                 }
-                (None, Some(b)) | (Some(_), Some(b)) => {
+                (None | Some(_), Some(b)) => {
                     // A leg landed here: was it the piece that moved, or something else?
-                    let moved_piece = froms
+                    let moved = legs
                         .iter()
-                        .zip(&tos)
-                        .filter(|(_, t)| **t == sq)
-                        .find_map(|(f, _)| self.0.piece_at(*f));
-                    if let Some(m) = moved_piece
+                        .filter(|l| l.1 == sq)
+                        .find_map(|l| self.0.piece_at(l.0));
+                    if let Some(m) = moved
                         && m != b
                         && m.is_ascii_uppercase() == b.is_ascii_uppercase()
                     {
-                        out.push(format!("promotion on {where_}: {}", name(b)));
+                        out.push(format!("promotion on {at}: {}", self.piece_name(b)));
                     }
                 }
-                (Some(_), None) => {
-                    // A leg started here; did the piece that arrived at its end survive?
-                }
-                (None, None) => {}
+                // A leg started here (did the piece survive? see `leg_fates`), or nothing.
+                (Some(_) | None, None) => {}
             }
         }
-        for mv in moves {
-            let WireMove::Legs { legs, .. } = mv else {
-                continue;
-            };
-            // A leg from an empty square carries on the previous leg's piece (a redeploy).
-            let mut piece = None;
-            for (k, l) in legs.iter().enumerate() {
-                piece = self.0.piece_at(l.from).or(piece);
-                if legs[k + 1..].iter().any(|m| m.from == l.to) {
-                    if variant == Variant::ApocalypseClassic
-                        && let Some(p) = piece
-                    {
-                        let on = legs[k + 1].to;
-                        out.push(format!(
-                            "{} reached the far rank on {} with two horsemen: redeployed to {on}",
-                            name(p),
-                            l.to
-                        ));
-                    }
-                    continue; // the piece went on, or the piece it landed on was placed
-                }
-                if let Some(p) = piece
-                    && after.0.piece_at(l.to).is_none()
-                    && after.0.piece_at(l.from) != Some(p)
+        out
+    }
+
+    /// The fate of each leg's piece: redeployed (classic Apocalypse), or lost where it landed.
+    fn leg_fates(&self, after: &Position, legs: &[Leg]) -> Vec<String> {
+        let mut out = Vec::new();
+        // A leg from an empty square carries on the previous leg's piece (a redeploy).
+        let mut piece = None;
+        for (k, l) in legs.iter().enumerate() {
+            piece = self.0.piece_at(l.from).or(piece);
+            if legs[k + 1..].iter().any(|m| m.from == l.to) {
+                if self.variant() == Variant::ApocalypseClassic
+                    && let Some(p) = piece
                 {
                     out.push(format!(
-                        "{} from {} did not survive on {}",
-                        name(p),
-                        l.from,
-                        l.to
+                        "{} reached the far rank on {} with two horsemen: redeployed to {}",
+                        self.piece_name(p),
+                        l.to,
+                        legs[k + 1].to
                     ));
                 }
+                continue; // the piece went on, or the piece it landed on was placed
+            }
+            if let Some(p) = piece
+                && after.0.piece_at(l.to).is_none()
+                && after.0.piece_at(l.from) != Some(p)
+            {
+                out.push(format!(
+                    "{} from {} did not survive on {}",
+                    self.piece_name(p),
+                    l.from,
+                    l.to
+                ));
             }
         }
         out

@@ -4,23 +4,19 @@
 //! [`Inbox`]. So the GUI speaks to engines exactly as `quill match` does
 //! (`protocol-docs/referee.md`, `protocol-docs/gui.md`): it trusts no claim, forfeits a crash,
 //! a hang, garbage or a broken commitment, and never passes a seat the other's sealed move
-//! before its own is fixed. What is the GUI's own here: the page's view of thinking lines, and
-//! waiting on both seats at once in slices, so that the page's commands are heard while
-//! engines think.
+//! before its own is fixed; thinking lines come read by it too (`Meaning::Score`). What is
+//! the GUI's own here: waiting on both seats at once in slices, so that the page's commands
+//! are heard while engines think.
 
+use std::fmt;
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
 
-use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{i32 as dec_i32, space1, u32 as dec_u32};
-use nom::combinator::{map, rest};
-use nom::sequence::preceded;
-use nom::{IResult, Parser};
-
 use crate::notation::{WireMove, WireTurn};
+pub(crate) use crate::referee::driver::Forfeit;
 use crate::referee::driver::{self, Ask, Clocks, EngineSeat, NewGame};
 use crate::referee::engine::Event;
+pub(crate) use crate::referee::engine::Thought;
 use crate::referee::inbox::{Dialogue, Inbox};
 use crate::referee::later;
 use crate::referee::seat::{Dialect, EngineSpec, Limits, Seat, parse_seat, split_words};
@@ -32,6 +28,30 @@ pub(crate) const OPENING_TIMEOUT: Duration = Duration::from_secs(5);
 /// The seat configuration of an engine, read with the referee's syntax.
 pub(crate) type Spec = EngineSpec;
 
+/// An `--engine` seat that is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatError {
+    /// The referee's reason (the seat syntax).
+    Syntax(String),
+    /// A `human` seat: the page seats people (the `--engine` text, when there is one).
+    Person(Option<String>),
+}
+
+impl fmt::Display for SeatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeatError::Syntax(why) => f.write_str(why),
+            SeatError::Person(Some(text)) => write!(
+                f,
+                "--engine '{text}': people are seated from the page, not with --engine"
+            ),
+            SeatError::Person(None) => {
+                f.write_str("people are seated from the page, not with --engine")
+            }
+        }
+    }
+}
+
 /// Reads `--engine` arguments (`cmd=… name=… proto=uci|cecp tc=… st=… depth=…`).
 ///
 /// # Errors
@@ -41,14 +61,12 @@ pub(crate) fn parse_engine(
     text: &str,
     each: &[String],
     default_name: &str,
-) -> Result<Spec, String> {
-    let words = split_words(text)?;
-    match parse_seat(&words, each, default_name)? {
-        Seat::Engine(spec) => Ok(spec),
-        Seat::Human { .. } => Err(format!(
-            "--engine '{text}': people are seated from the page, not with --engine"
-        )),
-    }
+) -> Result<Spec, SeatError> {
+    let words = split_words(text).map_err(SeatError::Syntax)?;
+    parse_words(&words, each, default_name).map_err(|e| match e {
+        SeatError::Person(None) => SeatError::Person(Some(text.to_string())),
+        e => e,
+    })
 }
 
 /// Reads a seat from its words, as [`parse_engine`] does.
@@ -59,10 +77,10 @@ pub(crate) fn parse_words(
     words: &[String],
     each: &[String],
     default_name: &str,
-) -> Result<Spec, String> {
-    match parse_seat(words, each, default_name)? {
+) -> Result<Spec, SeatError> {
+    match parse_seat(words, each, default_name).map_err(SeatError::Syntax)? {
         Seat::Engine(spec) => Ok(spec),
-        Seat::Human { .. } => Err("people are seated from the page, not with --engine".to_string()),
+        Seat::Human { .. } => Err(SeatError::Person(None)),
     }
 }
 
@@ -104,23 +122,12 @@ pub(crate) fn movetime(limits: &Limits) -> Option<Duration> {
 pub(crate) enum Heard {
     /// Nothing yet.
     Nothing,
-    /// A thinking line.
-    Thinking(Thinking),
+    /// A thinking line, as the referee read it.
+    Thinking(Thought),
     /// Its move, as written, and when it came.
     Move(String, Instant),
     /// A commitment to its sealed move.
     Commit(String, Instant),
-}
-
-/// One line of an engine's thinking.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Thinking {
-    /// Depth.
-    pub depth: u32,
-    /// Score in centipawns for the engine's side, if given.
-    pub score: Option<i32>,
-    /// Principal line, if given.
-    pub pv: String,
 }
 
 /// An opened commitment: the move and the nonce, as the engine wrote them.
@@ -159,16 +166,15 @@ impl Engine {
     /// up (engines that keep their own board).
     ///
     /// # Errors
-    /// Why the seat cannot play, in words for the page.
+    /// Why the seat cannot play (the forfeit, in words for the page).
     pub(crate) fn start(
         spec: &Spec,
         seat: usize,
         wire: &mut Wire,
         variant: Variant,
         fen: Option<&str>,
-    ) -> Result<Engine, String> {
-        let mut e = EngineSeat::spawn(spec, seat, wire.tx.clone(), Dialogue::default())
-            .map_err(|f| f.why)?;
+    ) -> Result<Engine, Forfeit> {
+        let mut e = EngineSeat::spawn(spec, seat, wire.tx.clone(), Dialogue::default())?;
         let sealed = variant.is_sealed();
         let game = NewGame {
             variant,
@@ -176,16 +182,11 @@ impl Engine {
             fen,
             sealed: sealed.then(|| driver::side_of(seat)),
         };
-        e.start(&mut wire.inbox, &game).map_err(|f| f.why)?;
+        e.start(&mut wire.inbox, &game)?;
         Ok(Engine {
             seat: e,
             asked: None,
         })
-    }
-
-    /// The configuration.
-    pub(crate) fn spec(&self) -> &Spec {
-        self.seat.spec()
     }
 
     /// When the pending request went out, if the engine is asked.
@@ -206,7 +207,7 @@ impl Engine {
         turns: &[WireTurn],
         sealed: bool,
         times: Option<([Duration; 2], [Duration; 2])>,
-    ) -> Result<Instant, String> {
+    ) -> Result<Instant, Forfeit> {
         let ask = Ask {
             fen,
             turns,
@@ -217,10 +218,7 @@ impl Engine {
                 moves_to_go: None,
             }),
         };
-        let at = self
-            .seat
-            .request(&mut wire.inbox, &ask)
-            .map_err(|f| f.why)?;
+        let at = self.seat.request(&mut wire.inbox, &ask)?;
         self.asked = Some(at);
         Ok(at)
     }
@@ -256,12 +254,10 @@ impl Engine {
     }
 
     /// Judges one event of this engine while it is asked to move.
-    fn hear(&mut self, event: Event) -> Result<Heard, String> {
-        let heard = self.seat.hear(event).map_err(|f| f.why)?;
-        Ok(match heard {
-            driver::Heard::Line(line) => {
-                thinking(self.spec().dialect, &line).map_or(Heard::Nothing, Heard::Thinking)
-            }
+    fn hear(&mut self, event: Event) -> Result<Heard, Forfeit> {
+        Ok(match self.seat.hear(event)? {
+            driver::Heard::Line(_) => Heard::Nothing,
+            driver::Heard::Thought(t) => Heard::Thinking(t),
             driver::Heard::Move(m, at) => {
                 self.asked = None;
                 Heard::Move(m, at)
@@ -295,8 +291,8 @@ impl Engine {
     ///
     /// # Errors
     /// The forfeit's reason.
-    pub(crate) fn idle(&mut self, wire: &mut Wire) -> Result<(), String> {
-        self.seat.idle(&mut wire.inbox).map_err(|f| f.why)
+    pub(crate) fn idle(&mut self, wire: &mut Wire) -> Result<(), Forfeit> {
+        self.seat.idle(&mut wire.inbox)
     }
 }
 
@@ -304,12 +300,12 @@ impl Engine {
 /// event of either is judged. Returns the seat and what it said.
 ///
 /// # Errors
-/// `(seat, reason)` of a forfeit.
+/// The forfeit of a seat.
 pub(crate) fn listen(
     engines: &mut [Option<Engine>; 2],
     wire: &mut Wire,
     until: Instant,
-) -> Result<(usize, Heard), (usize, String)> {
+) -> Result<(usize, Heard), Forfeit> {
     let asked: Vec<usize> = (0..2)
         .filter(|&i| engines[i].as_ref().is_some_and(|e| e.asked.is_some()))
         .collect();
@@ -321,107 +317,21 @@ pub(crate) fn listen(
     let Some(event) = event else {
         for &i in &asked {
             if let Some(e) = engines[i].as_mut() {
-                e.seat.silent().map_err(|f| (i, f.why))?;
+                e.seat.silent()?;
             }
         }
         return Ok((asked[0], Heard::Nothing));
     };
     let i = event.seat;
     match engines[i].as_mut() {
-        Some(e) => e.hear(event).map(|h| (i, h)).map_err(|why| (i, why)),
+        Some(e) => e.hear(event).map(|h| (i, h)),
         None => Ok((i, Heard::Nothing)),
     }
-}
-
-/// A thinking line: UCI `info … depth D … score cp S … pv …`, CECP `D S T N PV`.
-pub(crate) fn thinking(dialect: Dialect, line: &str) -> Option<Thinking> {
-    match dialect {
-        Dialect::Uci => uci_info(line.trim()),
-        Dialect::Cecp => cecp_thinking(line.trim()).ok().map(|(_, t)| t),
-    }
-}
-
-fn uci_info(line: &str) -> Option<Thinking> {
-    let rest = line.strip_prefix("info ")?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let mut t = Thinking::default();
-    let mut seen_depth = false;
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "depth" => {
-                t.depth = words.get(i + 1)?.parse().ok()?;
-                seen_depth = true;
-                i += 2;
-            }
-            "score" => {
-                let kind = *words.get(i + 1)?;
-                let v: i32 = words.get(i + 2)?.parse().ok()?;
-                t.score = Some(if kind == "mate" {
-                    if v > 0 { 30_000 - v } else { -30_000 - v }
-                } else {
-                    v
-                });
-                i += 3;
-            }
-            "pv" => {
-                t.pv = words[i + 1..].join(" ");
-                break;
-            }
-            "string" => return None,
-            _ => i += 1,
-        }
-    }
-    seen_depth.then_some(t)
-}
-
-fn cecp_thinking(line: &str) -> IResult<&str, Thinking> {
-    let number = |i| alt((dec_i32, preceded(tag("+"), dec_i32))).parse(i);
-    map(
-        (
-            dec_u32,
-            space1,
-            number,
-            space1,
-            dec_u32,
-            space1,
-            dec_u32,
-            alt((preceded(space1, rest), rest)),
-        ),
-        |(depth, _, score, _, _, _, _, pv): (u32, _, i32, _, _, _, _, &str)| Thinking {
-            depth,
-            score: Some(score),
-            pv: pv.trim().to_string(),
-        },
-    )
-    .parse(line)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_uci_thinking() {
-        let t = thinking(
-            Dialect::Uci,
-            "info depth 3 score cp -25 nodes 100 time 4 pv c2c7,h1h2 b7b2",
-        )
-        .unwrap();
-        assert_eq!(t.depth, 3);
-        assert_eq!(t.score, Some(-25));
-        assert_eq!(t.pv, "c2c7,h1h2 b7b2");
-        assert_eq!(thinking(Dialect::Uci, "info string commit abc"), None);
-        assert_eq!(thinking(Dialect::Uci, "info nodes 5"), None);
-    }
-
-    #[test]
-    fn reads_cecp_thinking() {
-        let t = thinking(Dialect::Cecp, "4 17 12 3000 a1b3 e5d3").unwrap();
-        assert_eq!((t.depth, t.score), (4, Some(17)));
-        assert_eq!(t.pv, "a1b3 e5d3");
-        assert_eq!(thinking(Dialect::Cecp, "move a1b3"), None);
-    }
 
     #[test]
     fn people_are_not_engines() {

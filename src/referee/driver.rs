@@ -12,7 +12,7 @@ use crate::commit;
 use crate::notation::{WireMove, WireTurn};
 use crate::variant::{Side, Variant};
 
-use super::engine::{Event, Meaning, Process, Said};
+use super::engine::{Event, Meaning, Process, Said, Thought};
 use super::game::shown;
 use super::inbox::{Dialogue, Inbox};
 use super::later;
@@ -81,8 +81,10 @@ pub(crate) struct Ask<'a> {
 /// What an engine said while it was asked to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Heard {
-    /// A line that does not answer (thinking, chatter), as sent.
+    /// A line that does not answer (chatter), as sent.
     Line(String),
+    /// A thinking line with a score, as read.
+    Thought(Thought),
     /// Its move, as written, and when it came.
     Move(String, Instant),
     /// A commitment to its sealed move, and when it came.
@@ -186,11 +188,6 @@ impl EngineSeat {
         self.link.seat
     }
 
-    /// The seat's configuration.
-    pub(crate) fn spec(&self) -> &EngineSpec {
-        &self.link.spec
-    }
-
     /// The last score it reported while thinking on its latest request.
     pub(crate) fn score(&self) -> Option<i32> {
         self.score
@@ -222,9 +219,9 @@ impl EngineSeat {
         match self.link.meaning(&line) {
             Meaning::Move(m) => Ok(Heard::Move(m, event.at)),
             Meaning::Commit(d) => Ok(Heard::Commit(d, event.at)),
-            Meaning::Score(s) => {
-                self.score = Some(s);
-                Ok(Heard::Line(line))
+            Meaning::Score(t) => {
+                self.score = Some(t.centipawns());
+                Ok(Heard::Thought(t))
             }
             Meaning::Unknown => {
                 self.garbage += 1;

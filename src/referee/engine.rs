@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::seat::EngineSpec;
 
 mod meaning;
-pub(crate) use meaning::{Meaning, meaning};
+pub(crate) use meaning::{Meaning, Thought, meaning};
 
 /// Longest line an engine may send, in bytes without the line ending; a longer line forfeits.
 pub(crate) const MAX_LINE: usize = 64 * 1024;

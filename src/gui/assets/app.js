@@ -489,17 +489,19 @@ async function verifyOpening(turn, seat, opening, revealed) {
   render();
 }
 
+// A score as the server sends it: `{cp: N}` (centipawns) or `{mate: N}` (N > 0: the engine
+// mates in N; N < 0: it is mated in -N).
 function scoreText(score) {
   if (score == null) return '';
-  if (Math.abs(score) >= 29000) {
-    const n = 30000 - Math.abs(score);
-    return score > 0 ? `mate in ${n}` : `mated in ${n}`;
+  if (score.mate != null) {
+    const n = Math.abs(score.mate);
+    return score.mate > 0 ? `mate in ${n}` : `mated in ${n}`;
   }
-  return `${score >= 0 ? '+' : ''}${(score / 100).toFixed(2)}`;
+  return `${score.cp >= 0 ? '+' : ''}${(score.cp / 100).toFixed(2)}`;
 }
 
 function thinkingText(t) {
-  return [`depth ${t.depth}`, t.score != null ? `score ${scoreText(t.score)}` : '',
+  return [t.depth != null ? `depth ${t.depth}` : '', t.score != null ? `score ${scoreText(t.score)}` : '',
     t.pv ? `line ${t.pv}` : ''].filter(Boolean).join(', ');
 }
 

@@ -2,8 +2,33 @@
 //! reading per dialect, with the lines of a known kind but broken arguments kept by their first
 //! word (so that `bestmove zz` is still a move, and a bad one).
 
+use crate::notation::WireTurn;
+use crate::player::Score;
 use crate::protocol::CommandError;
 use crate::referee::seat::Dialect;
+
+/// What a thinking line says: the depth, the score for the engine's side and the principal
+/// line, as the protocol's parsers read them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Thought {
+    /// The depth, when given.
+    pub(crate) depth: Option<u32>,
+    /// The score, for the engine's side.
+    pub(crate) score: Score,
+    /// The principal line; empty when none was given, or not in Quill's notation.
+    pub(crate) pv: Vec<WireTurn>,
+}
+
+impl Thought {
+    /// The score for a referee: centipawns clamped to ±30000, mates as ±30000.
+    pub(crate) fn centipawns(&self) -> i32 {
+        match self.score {
+            Score::Cp(cp) => clamp_score(i64::from(cp)),
+            Score::Mate(n) if n > 0 => 30_000,
+            Score::Mate(_) => -30_000,
+        }
+    }
+}
 
 /// What an engine's line means to the referee.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +43,8 @@ pub(crate) enum Meaning {
     Claim(String, String),
     /// It resigns (CECP `resign`).
     Resign,
-    /// A score for the engine's side, in centipawns (mate scores clamped to ±30000).
-    Score(i32),
+    /// A thinking line with a score: its depth, score and principal line.
+    Score(Thought),
     /// It refused a move of ours (`Illegal move …`): it no longer follows the game.
     Refusal(String),
     /// `uciok`.
@@ -76,7 +101,6 @@ fn clamp_score(cp: i64) -> i32 {
 }
 
 fn uci_meaning(line: &str) -> Meaning {
-    use crate::player::Score;
     use crate::protocol::uci::{EngineLine as L, Info, parse_engine_line};
     if line.starts_with("No such option") {
         // Stockfish's complaint, outside the protocol.
@@ -89,11 +113,13 @@ fn uci_meaning(line: &str) -> Meaning {
         Ok(L::Commit(digest)) => Meaning::Commit(digest),
         Ok(L::Reveal { mv, nonce }) => Meaning::Opening(mv.to_string(), nonce),
         Ok(L::Error(_)) => Meaning::Complaint(line.to_owned()),
-        Ok(L::Info(Info { score, .. })) => score.map_or(Meaning::Chatter, |s| {
-            Meaning::Score(match s.value {
-                Score::Cp(cp) => clamp_score(i64::from(cp)),
-                Score::Mate(n) if n > 0 => 30_000,
-                Score::Mate(_) => -30_000,
+        Ok(L::Info(Info {
+            depth, score, pv, ..
+        })) => score.map_or(Meaning::Chatter, |s| {
+            Meaning::Score(Thought {
+                depth,
+                score: s.value,
+                pv,
             })
         }),
         Ok(L::InfoString(text)) => sealed_fallback(&text).unwrap_or(Meaning::Chatter),
@@ -160,11 +186,29 @@ fn cecp_malformed(command: &str, line: &str) -> Meaning {
         "*" => Meaning::Unknown,
         w if w.starts_with(|c: char| c.is_ascii_digit()) => {
             match crate::protocol::whole_i64(&word(line, 1)) {
-                Some(score) => Meaning::Score(clamp_score(score)),
+                Some(score) => Meaning::Score(Thought {
+                    depth: w.parse().ok(),
+                    score: cecp_score(score),
+                    pv: Vec::new(),
+                }),
                 None => Meaning::Unknown,
             }
         }
         _ => Meaning::Chatter,
+    }
+}
+
+/// A CECP score: centipawns, or XBoard's mates (`100000 + N` for a mate in N, `-100000 - N`
+/// when mated in N).
+fn cecp_score(score: i64) -> Score {
+    const MATE: i64 = 100_000;
+    let n = |x: i64| i32::try_from(x).unwrap_or(i32::MAX);
+    if score >= MATE {
+        Score::Mate(n(score - MATE))
+    } else if score <= -MATE {
+        Score::Mate(-n(-score - MATE))
+    } else {
+        Score::Cp(n(score))
     }
 }
 
@@ -192,7 +236,7 @@ fn cecp_refusal(line: &str) -> Meaning {
 }
 
 fn cecp_meaning(line: &str) -> Meaning {
-    use crate::protocol::cecp::{EngineLine as L, WireResult, parse_engine_line};
+    use crate::protocol::cecp::{EngineLine as L, Pv, WireResult, parse_engine_line};
     match parse_engine_line(line) {
         Ok(L::Move(mv)) => Meaning::Move(mv.to_string()),
         Ok(L::Commit(digest)) => Meaning::Commit(digest),
@@ -214,7 +258,14 @@ fn cecp_meaning(line: &str) -> Meaning {
         Ok(L::Pong(n)) => Meaning::Pong(n),
         Ok(L::IllegalMove { .. }) => cecp_refusal(line),
         Ok(L::Error { .. }) => Meaning::Complaint(line.to_owned()),
-        Ok(L::Thinking(t)) => Meaning::Score(clamp_score(t.score)),
+        Ok(L::Thinking(t)) => Meaning::Score(Thought {
+            depth: Some(t.depth),
+            score: cecp_score(t.score),
+            pv: match t.pv {
+                Pv::Turns(turns) => turns,
+                Pv::Text(_) => Vec::new(),
+            },
+        }),
         Ok(
             L::TellUserError(_)
             | L::TellUser(_)
@@ -243,11 +294,36 @@ mod tests {
             m("bestmove c2c7,h1h2 ponder x"),
             Meaning::Move("c2c7,h1h2".into())
         );
+        let turns = |t: &str| {
+            t.split(' ')
+                .map(|t| crate::notation::parse_turn(t).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            m("info depth 3 score cp -41 nodes 9 pv c2c7,h1h2 b7b2"),
+            Meaning::Score(Thought {
+                depth: Some(3),
+                score: Score::Cp(-41),
+                pv: turns("c2c7,h1h2 b7b2")
+            })
+        );
+        // A principal line in a notation of its own: the figures still count.
         assert_eq!(
             m("info depth 3 score cp -41 nodes 9 pv a"),
-            Meaning::Score(-41)
+            Meaning::Score(Thought {
+                depth: Some(3),
+                score: Score::Cp(-41),
+                pv: Vec::new()
+            })
         );
-        assert_eq!(m("info depth 3 score mate -2"), Meaning::Score(-30_000));
+        let Meaning::Score(mated) = m("info depth 3 score mate -2") else {
+            panic!("a score")
+        };
+        assert_eq!(
+            (mated.score, mated.centipawns()),
+            (Score::Mate(-2), -30_000)
+        );
+        assert_eq!(m("info depth 5 nodes 9"), Meaning::Chatter);
         assert_eq!(m("info string commit abc"), Meaning::Commit("abc".into()));
         assert_eq!(
             m("info string reveal b2b3 00ff"),
@@ -278,7 +354,24 @@ mod tests {
             m("1/2-1/2"),
             Meaning::Claim("1/2-1/2".into(), String::new())
         );
-        assert_eq!(m("12 -35 100 5000 e2e4 e7e5"), Meaning::Score(-35));
+        assert_eq!(
+            m("12 -35 100 5000 a1b3 e5d3"),
+            Meaning::Score(Thought {
+                depth: Some(12),
+                score: Score::Cp(-35),
+                pv: ["a1b3", "e5d3"]
+                    .map(|t| crate::notation::parse_turn(t).unwrap())
+                    .to_vec()
+            })
+        );
+        let Meaning::Score(mate) = m("4 100003 12 3000 a1b3") else {
+            panic!("a score")
+        };
+        assert_eq!((mate.score, mate.centipawns()), (Score::Mate(3), 30_000));
+        let Meaning::Score(mated) = m("4 -100002 12 3000") else {
+            panic!("a score")
+        };
+        assert_eq!(mated.score, Score::Mate(-2));
         assert_eq!(
             m("feature myname=\"Quill 0.1\" sealed=1 done=0"),
             Meaning::Features(vec![

@@ -96,7 +96,7 @@ pub(super) fn wait_answer(
         match e.hear(event)? {
             Heard::Move(m, at) => return Ok(Answer::Move(m, at)),
             Heard::Commit(d, at) => return Ok(Answer::Commit(d, at)),
-            Heard::Line(_) => {}
+            Heard::Line(_) | Heard::Thought(_) => {}
         }
     }
 }
