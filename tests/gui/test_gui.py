@@ -328,6 +328,29 @@ class OneServer(unittest.TestCase):
         self.assertEqual(st["pieces"].get("b4"), "p")
         h.shot(d, "pagan")
 
+    def test_a_new_game_clears_the_last_games_notice_and_the_board_stays(self):
+        d = self.d
+        new_game(d, "gladiator", "person", "engine:0")
+        enter_move(d, random.Random(6))
+        h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2 and my_turn(d), what="Quill's reply")
+        d.find_element("id", "undo").click()
+        h.wait(d, lambda d: "took back" in (d.find_element("id", "notice").text or ""), what="the undo's notice")
+        board = lambda d: d.execute_script(
+            "const b = document.getElementById('board').getBoundingClientRect(); return [b.x, b.y, b.width, b.height]")
+        before = board(d)
+        game = h.state(d)["game"]
+        d.execute_script(
+            "window.quillTest.send({t: 'new', variant: 'gladiator', fen: '', white: 'person', black: 'engine:0'})")
+        # Looked at in the same script as the state that brings the new game: at once, not
+        # after the notice's 6 s.
+        seen = h.wait(d, lambda d: d.execute_script(
+            "const s = window.quillTest.state; return s && s.game !== arguments[0]"
+            " ? [document.getElementById('notice').textContent, s.notice] : null", game),
+            what="the new game")
+        self.assertEqual(seen, ["", None])
+        h.wait(d, lambda d: my_turn(d), what="White's turn in the new game")
+        self.assertEqual(board(d), before)
+
     def test_a_reload_returns_to_the_game(self):
         d = self.d
         new_game(d, "gladiator", "person", "engine:0")

@@ -7,6 +7,7 @@
 const token = new URLSearchParams(location.search).get('token') || '';
 const SVGNS = 'http://www.w3.org/2000/svg';
 const S = 64; // pixels of a square
+const BRIDGE = 22; // pixels of a rank of Pagan's bridge (nothing stands there)
 const $ = (id) => document.getElementById(id);
 
 let ws = null;
@@ -48,7 +49,15 @@ function notice(text) {
   n.textContent = text;
   n.dataset.text = text;
   clearTimeout(notice.timer);
-  notice.timer = setTimeout(() => { n.textContent = ''; }, 6000);
+  notice.timer = setTimeout(clearNotice, 6000);
+}
+
+// The notice line is emptied, not removed: its height is kept, so the board does not move.
+function clearNotice() {
+  clearTimeout(notice.timer);
+  const n = $('notice');
+  n.textContent = '';
+  n.dataset.text = '';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,11 +106,29 @@ function mySide() {
   return state.entering;
 }
 
+// The rank shown on row `row` (0: the top row), and the rows' tops and heights in pixels: a
+// rank of the bridge is drawn thin, so that a tall frame keeps its squares large.
+function rankOfRow(row) {
+  const g = state.geometry;
+  return flipped ? row + 1 : g.ranks - row;
+}
+function rows() {
+  const g = state.geometry;
+  const out = [];
+  let top = 8;
+  for (let row = 0; row < g.ranks; row++) {
+    const h = g.bridge.includes(rankOfRow(row)) ? BRIDGE : S;
+    out.push({ top, h });
+    top += h;
+  }
+  return out;
+}
+
 function xy(file, rank) {
   const g = state.geometry;
   const col = flipped ? g.files - 1 - file : file;
   const row = flipped ? rank - 1 : g.ranks - rank;
-  return { x: 24 + col * S, y: 8 + row * S };
+  return { x: 24 + col * S, y: rows()[row].top };
 }
 
 function squareAt(clientX, clientY) {
@@ -111,10 +138,10 @@ function squareAt(clientX, clientY) {
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
   const g = state.geometry;
   const col = Math.floor((p.x - 24) / S);
-  const row = Math.floor((p.y - 8) / S);
-  if (col < 0 || row < 0 || col >= g.files || row >= g.ranks) return null;
+  const row = rows().findIndex((r) => p.y >= r.top && p.y < r.top + r.h);
+  if (col < 0 || row < 0 || col >= g.files) return null;
   const file = flipped ? g.files - 1 - col : col;
-  const rank = flipped ? row + 1 : g.ranks - row;
+  const rank = rankOfRow(row);
   const name = sqName(file, rank);
   return g.squares.some((s) => s.sq === name) ? name : null;
 }
@@ -149,7 +176,9 @@ function drawBoard() {
   svg.replaceChildren();
   const g = state.geometry;
   const W = 24 + g.files * S + 8;
-  const H = 8 + g.ranks * S + 24;
+  const last = rows()[g.ranks - 1];
+  const boardBottom = last.top + last.h;
+  const H = boardBottom + 24;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.dataset.variant = state.variant;
   const variant = state.variant;
@@ -177,17 +206,15 @@ function drawBoard() {
     const top = Math.max(...g.bridge);
     const bottom = Math.min(...g.bridge);
     const a = xy(flipped ? 5 : 1, flipped ? bottom : top);
-    sel('rect', { x: a.x, y: a.y, width: 5 * S, height: g.bridge.length * S, fill: '#c9b28a',
+    sel('rect', { x: a.x, y: a.y, width: 5 * S, height: g.bridge.length * BRIDGE, fill: '#c9b28a',
       stroke: '#6d5533', 'stroke-width': 2, rx: 6, id: 'bridge', 'pointer-events': 'none' }, svg);
-    sel('text', { x: a.x + 2.5 * S, y: a.y + g.bridge.length * S / 2 + 5, 'text-anchor': 'middle',
+    sel('text', { x: a.x + 2.5 * S, y: a.y + g.bridge.length * BRIDGE / 2 + 5, 'text-anchor': 'middle',
       class: 'bridge-label', text: 'bridge (the Pagan crosses; nothing stops here)' }, svg);
-    const game = xy(0, flipped ? 7 : 11);
-    sel('text', { x: game.x + 2, y: game.y - 0 + 11, class: 'region-label', text: '' }, svg);
   }
   // Coordinates.
   for (let f = 0; f < g.files; f++) {
     const { x } = xy(f, 1);
-    sel('text', { x: x + S / 2, y: 8 + g.ranks * S + 16, 'text-anchor': 'middle', class: 'sq-label',
+    sel('text', { x: x + S / 2, y: boardBottom + 16, 'text-anchor': 'middle', class: 'sq-label',
       'font-size': 12, text: String.fromCharCode(97 + f) }, svg);
   }
   for (let r = 1; r <= g.ranks; r++) {
@@ -710,6 +737,7 @@ function render() {
   $('pause').textContent = state.paused ? 'Resume' : 'Pause';
   $('resign').disabled = !mySide();
   document.body.dataset.version = state.version;
+  document.body.dataset.variant = state.variant;
   const form = $('new-variant');
   if (document.activeElement !== form && form.dataset.shown !== state.variant) {
     form.value = state.variant;
@@ -720,6 +748,8 @@ function render() {
 function onState(s) {
   const prevVersion = state ? state.version : -1;
   const prevTurn = state && state.reveal ? state.reveal.turn : 0;
+  // A new game: the last game's notice goes at once.
+  if (state && s.game !== state.game) clearNotice();
   state = s;
   receivedAt = performance.now();
   if (s.reveal && s.reveal.turn !== prevTurn && s.reveal.before && s.reveal.moves[0]) {
