@@ -1,41 +1,31 @@
 //! `quill gui`: a local web page for every variant, served by the engine binary. The server
 //! holds the game (its rules through `rules_view`, its engines through `seats`, the play in
-//! `table`); the page (`assets/`, built into the binary) draws what it is sent and sends the
-//! person's moves. Only 127.0.0.1 is served; every request must carry the per-run token of the
+//! `table`); the page (`assets/`, built into the binary, served by `http`) draws what it is
+//! sent over its socket (`socket`) and sends the person's moves. Only 127.0.0.1 is served; every request must carry the per-run token of the
 //! printed address and come from the served origin. The page↔server API and what the GUI sends
 //! to engines are in `protocol-docs/gui.md`.
 
 mod error;
+mod http;
 pub(crate) mod rules_view;
 pub(crate) mod seats;
+mod socket;
 pub(crate) mod table;
 
 pub use error::StartError;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Request as HttpRequest, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use crate::variant::Variant;
-use error::NewGameError;
 use seats::Spec;
 use table::{Command, Config, Request, Setup, Shared, Table, Who};
-
-const INDEX: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
-const STYLE: &str = include_str!("assets/style.css");
 
 /// Largest message the page may send over the socket, in bytes.
 pub(crate) const MAX_MESSAGE: usize = 16 * 1024;
@@ -92,251 +82,6 @@ fn random_token() -> Result<String, StartError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| StartError::Token(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Compares without stopping at the first difference.
-fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
-
-fn query_token(query: Option<&str>) -> Option<&str> {
-    query?.split('&').find_map(|kv| kv.strip_prefix("token="))
-}
-
-/// Refuses a request without the token, from another origin, or for another host name (a
-/// page of another site that rebinds its name to 127.0.0.1).
-async fn guard(State(hub): State<Arc<Hub>>, req: HttpRequest, next: Next) -> Response {
-    let headers = req.headers();
-    let host_ok = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|h| hub.hosts.iter().any(|x| x == h));
-    let origin_ok = headers
-        .get(header::ORIGIN)
-        .is_none_or(|o| o.to_str().is_ok_and(|o| o == hub.origin));
-    let token_ok = query_token(req.uri().query()).is_some_and(|t| same(t, &hub.token));
-    if !(host_ok && origin_ok && token_ok) {
-        let why = if !host_ok {
-            "forbidden: wrong host"
-        } else if !origin_ok {
-            "forbidden: cross-origin request"
-        } else {
-            "forbidden: missing or wrong token"
-        };
-        log::info!("refused {} {}: {why}", req.method(), req.uri().path());
-        return (StatusCode::FORBIDDEN, why).into_response();
-    }
-    next.run(req).await
-}
-
-fn asset(kind: &'static str, body: String) -> Response {
-    let mut headers = HeaderMap::new();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(
-        "content-security-policy",
-        HeaderValue::from_static(
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             connect-src 'self'; frame-ancestors 'none'",
-        ),
-    );
-    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
-    (headers, body).into_response()
-}
-
-async fn index(State(hub): State<Arc<Hub>>) -> Response {
-    asset(
-        "text/html; charset=utf-8",
-        INDEX.replace("{{TOKEN}}", &hub.token),
-    )
-}
-
-async fn app_js() -> Response {
-    asset("text/javascript; charset=utf-8", APP_JS.to_string())
-}
-
-async fn style() -> Response {
-    asset("text/css; charset=utf-8", STYLE.to_string())
-}
-
-async fn pgn_file(State(hub): State<Arc<Hub>>) -> Response {
-    let text = hub.pgn.lock().map(|p| p.clone()).unwrap_or_default();
-    let mut headers = HeaderMap::new();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
-    );
-    headers.insert(
-        header::CONTENT_DISPOSITION,
-        HeaderValue::from_static("attachment; filename=\"quill-gui.pgn\""),
-    );
-    (headers, text).into_response()
-}
-
-async fn ws(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
-    if hub.sockets.load(Ordering::Acquire) >= MAX_SOCKETS {
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many open pages").into_response();
-    }
-    upgrade
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| session(hub, socket))
-}
-
-fn command(hub: &Hub, command: Command, reply: Option<mpsc::UnboundedSender<String>>) {
-    let refused = |r: Option<mpsc::UnboundedSender<String>>, text: &str| {
-        if let Some(r) = r {
-            let _ = r.send(json!({"t": "error", "text": text}).to_string());
-        }
-    };
-    match hub.commands.try_send(Request { command, reply }) {
-        Ok(()) => {}
-        Err(TrySendError::Full(r)) => refused(r.reply, "the server is busy; try again"),
-        Err(TrySendError::Disconnected(r)) => refused(r.reply, "the game has stopped"),
-    }
-}
-
-fn error_message(out: &mpsc::UnboundedSender<String>, text: &str) {
-    let _ = out.send(json!({"t": "error", "text": text}).to_string());
-}
-
-/// Reads one message of the page into a command, or answers it at once.
-fn message(hub: &Hub, client: u64, text: &str, out: &mpsc::UnboundedSender<String>) {
-    let error = |t: &str| error_message(out, t);
-    let Ok(v) = serde_json::from_str::<Value>(text) else {
-        return error("a message must be JSON");
-    };
-    let kind = v.get("t").and_then(Value::as_str).unwrap_or("");
-    if kind == "claim" {
-        hub.controller.send_replace(client);
-        return;
-    }
-    if *hub.controller.borrow() != client {
-        return error(
-            "this game is being played in another tab; press 'Play here' to take it over",
-        );
-    }
-    let reply = Some(out.clone());
-    match kind {
-        "legs" => legs(hub, &v, out),
-        "move" => match v.get("move").and_then(Value::as_str) {
-            Some(m) => command(hub, Command::Move(m.to_string()), reply),
-            None => error("a move message needs 'move'"),
-        },
-        "undo" => command(hub, Command::Undo, reply),
-        "resign" => command(hub, Command::Resign, reply),
-        "pause" => {
-            let on = v.get("on").and_then(Value::as_bool).unwrap_or(true);
-            command(hub, Command::Pause(on), reply);
-        }
-        "new" => match new_setup(hub, &v) {
-            Ok(s) => command(hub, Command::New(s), reply),
-            Err(e) => error(&e.to_string()),
-        },
-        _ => error("unknown message"),
-    }
-}
-
-/// Answers a `legs` message at once: what may follow the legs entered so far.
-fn legs(hub: &Hub, v: &Value, out: &mpsc::UnboundedSender<String>) {
-    let legs: Vec<String> = v
-        .get("legs")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    if legs.len() > MAX_LEGS || legs.iter().any(|l| l.len() > 16) {
-        return error_message(out, "too many legs");
-    }
-    let entering = hub.shared.lock().ok().and_then(|s| s.entering.clone());
-    let Some((pos, side)) = entering else {
-        return error_message(out, "it is not your turn");
-    };
-    let o = pos.leg_options(side, &legs);
-    let _ = out.send(
-        json!({
-            "t": "legs",
-            "legs": legs,
-            "fen": pos.fen(),
-            "side": side.word(),
-            "next": o.next,
-            "complete": o.complete,
-            "promotions": o.promotions.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        })
-        .to_string(),
-    );
-}
-
-/// Reads a `new` message: the variant, the FEN and the seats, checked before the game's
-/// thread is asked.
-fn new_setup(hub: &Hub, v: &Value) -> Result<Setup, NewGameError> {
-    let str_field = |k: &str| v.get(k).and_then(Value::as_str);
-    let engines = hub.engines.as_array().map_or(0, Vec::len);
-    let name = str_field("variant").unwrap_or("apocalypse");
-    let variant = Variant::from_name(name)
-        .ok_or_else(|| NewGameError::NoVariant(name.chars().take(40).collect()))?;
-    let fen = str_field("fen").map(str::trim).filter(|f| !f.is_empty());
-    if fen.is_some_and(|f| f.len() > table::MAX_FEN) {
-        return Err(NewGameError::LongFen);
-    }
-    let white = table::who(str_field("white").unwrap_or("person"), engines)?;
-    let black = table::who(str_field("black").unwrap_or("engine:0"), engines)?;
-    rules_view::Position::new(variant, fen).map_err(NewGameError::Position)?;
-    Ok(Setup {
-        variant,
-        fen: fen.map(str::to_string),
-        seats: [white, black],
-    })
-}
-
-async fn session(hub: Arc<Hub>, socket: WebSocket) {
-    let client = hub.next_client.fetch_add(1, Ordering::AcqRel) + 1;
-    hub.controller.send_replace(client);
-    if hub.sockets.fetch_add(1, Ordering::AcqRel) == 0 {
-        command(&hub, Command::Present(true), None);
-    }
-    let (out, mut outbox) = mpsc::unbounded_channel::<String>();
-    let mut socket = socket;
-    let mut state = hub.state.clone();
-    let mut control = hub.controller.subscribe();
-    let hello = json!({"t": "hello", "client": client, "engines": hub.engines,
-        "variants": Variant::ALL.iter().map(|v| v.name()).collect::<Vec<_>>()});
-    let _ = out.send(hello.to_string());
-    let first = state.borrow_and_update().as_ref().clone();
-    let _ = out.send(first);
-    let _ = out.send(json!({"t": "control", "client": *control.borrow_and_update()}).to_string());
-    // One loop for both ways: what the page sends, and what the game and the other sockets
-    // publish. (A socket's `recv` may be cancelled by `select!` between messages.)
-    loop {
-        let text = tokio::select! {
-            m = socket.recv() => match m {
-                Some(Ok(Message::Text(t))) => {
-                    message(&hub, client, t.as_str(), &out);
-                    continue;
-                }
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => continue,
-            },
-            m = outbox.recv() => match m { Some(m) => m, None => break },
-            r = state.changed() => {
-                if r.is_err() { break }
-                state.borrow_and_update().as_ref().clone()
-            }
-            r = control.changed() => {
-                if r.is_err() { break }
-                json!({"t": "control", "client": *control.borrow_and_update()}).to_string()
-            }
-        };
-        if socket.send(Message::Text(text.into())).await.is_err() {
-            break;
-        }
-    }
-    if hub.sockets.fetch_sub(1, Ordering::AcqRel) == 1 {
-        command(&hub, Command::Present(false), None);
-    }
 }
 
 fn default_engines(each: &[String]) -> Result<Vec<Spec>, StartError> {
@@ -445,17 +190,6 @@ fn start_table(
     })
 }
 
-fn router(hub: Arc<Hub>) -> Router {
-    Router::new()
-        .route("/", get(index))
-        .route("/app.js", get(app_js))
-        .route("/style.css", get(style))
-        .route("/pgn", get(pgn_file))
-        .route("/ws", get(ws))
-        .layer(middleware::from_fn_with_state(hub.clone(), guard))
-        .with_state(hub)
-}
-
 /// Resolves on SIGINT, or SIGTERM on Unix.
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
@@ -510,7 +244,7 @@ async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), StartE
     println!("quill gui: open http://127.0.0.1:{port}/?token={token}");
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
-    let served = axum::serve(listener, router(hub))
+    let served = axum::serve(listener, http::router(hub))
         .with_graceful_shutdown(shutdown_signal())
         .await;
     // Stop the game's engines before leaving.
