@@ -418,6 +418,10 @@ class OneServer(unittest.TestCase):
         h.wait(d, lambda d: "is not a move" in d.execute_script("return window.quillTest.lastError"), what="garbage refused")
         d.execute_script("window.quillTest.send({t: 'move', move: 'a1a8'})")
         h.wait(d, lambda d: "illegal move a1a8" in d.execute_script("return window.quillTest.lastError"), what="illegal refused")
+        # A message past the server's bound is not sent (the server would close the socket).
+        d.execute_script("window.quillTest.send({t: 'move', move: 'x'.repeat(20000)})")
+        h.wait(d, lambda d: "too long" in d.execute_script("return window.quillTest.lastError"), what="an oversized message held back")
+        self.assertEqual(d.find_element("id", "connection").text, "connected")
         d.execute_script("window.quillTest.send({t: 'new', variant: 'pagan', fen: 'not a fen', white: 'person', black: 'engine:0'})")
         h.wait(d, lambda d: "refused" in d.execute_script("return window.quillTest.lastError"), what="bad FEN refused")
         d.execute_script("window.quillTest.send({t: 'new', variant: 'gladiator', white: 'engine:7', black: 'person'})")

@@ -28,8 +28,12 @@ let lastSealing = '';
 let drag = null;
 let receivedAt = performance.now();
 
+const MAX_MESSAGE = 16 * 1024; // the server's bound on a message (bytes); it closes the socket past it
+
 function send(obj) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  const text = JSON.stringify(obj);
+  if (new TextEncoder().encode(text).length > MAX_MESSAGE) notice('that is too long to send');
+  else if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
   else notice('not connected to the server (reconnecting): try again in a moment');
 }
 
@@ -689,7 +693,8 @@ function drawLegend() {
   const note = {
     gladiator: 'Pawns stay in the arena (dashed), supporters on the border.',
     brawl: 'No arena: every piece may use all 64 squares.',
-    pagan: 'Top: the game board; bottom: the dead board; between them the bridge.',
+    pagan: flipped ? 'Bottom: the game board; top: the dead board; between them the bridge.'
+      : 'Top: the game board; bottom: the dead board; between them the bridge.',
     apocalypse: 'Both players move at once; a void move costs a penalty point.',
     'apocalypse-classic': 'Both move at once; Elliott\'s rules (redeploy on the far rank).',
   }[state.variant];

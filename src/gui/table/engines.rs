@@ -80,13 +80,17 @@ impl Table {
             .collect()
     }
 
-    /// Keeps a thinking line of seat `j` (hidden until the reveal in a sealed turn).
+    /// Keeps a thinking line of seat `j` (hidden until the reveal in a sealed turn), once.
     fn keep_thinking(&mut self, j: usize, t: Thought, sealed: bool) {
         let list = if sealed {
             &mut self.hidden[j]
         } else {
             &mut self.thinking[j]
         };
+        // An engine may repeat its last line before it moves: it is shown once.
+        if list.last() == Some(&t) {
+            return;
+        }
         list.push(t);
         if list.len() > MAX_THINKING {
             list.remove(0);
