@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -43,6 +43,22 @@ fn pids_in(file: &Path) -> Vec<i32> {
         .collect()
 }
 
+/// Sends `child` SIGKILL and waits up to 10 s for the processes `pids` to end; the ones left
+/// (killed here, so that a failure does not leak them).
+fn kill_outright(child: &mut Child, pids: &[i32]) -> Vec<i32> {
+    // SAFETY: a plain signal to the child this test started.
+    let killed = unsafe { libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGKILL) };
+    assert_eq!(killed, 0);
+    let _ = child.wait();
+    wait_until(Duration::from_secs(10), || pids.iter().all(|&p| !alive(p)));
+    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for &p in &left {
+        // SAFETY: the leftovers of this test.
+        unsafe { libc::kill(p, libc::SIGKILL) };
+    }
+    left
+}
+
 #[test]
 fn a_killed_match_leaves_no_engine_running() {
     let dir = std::env::temp_dir().join(format!("quill-orphans-{}", std::process::id()));
@@ -75,19 +91,10 @@ fn a_killed_match_leaves_no_engine_running() {
     });
     let pids: Vec<i32> = files.iter().flat_map(|f| pids_in(f)).collect();
     assert!(started, "the engines of the game started: {pids:?}");
-    // SAFETY: a plain signal to the child this test started.
-    let killed = unsafe { libc::kill(i32::try_from(referee.id()).unwrap(), libc::SIGKILL) };
-    assert_eq!(killed, 0);
-    let _ = referee.wait();
-    let gone = wait_until(Duration::from_secs(10), || pids.iter().all(|&p| !alive(p)));
-    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
-    for &p in &left {
-        // SAFETY: the leftovers of this test, so that a failure does not leak them.
-        unsafe { libc::kill(p, libc::SIGKILL) };
-    }
+    let left = kill_outright(&mut referee, &pids);
     let _ = fs::remove_dir_all(&dir);
     assert!(
-        gone,
+        left.is_empty(),
         "engines left running after the referee was killed: {left:?}"
     );
 }
@@ -116,19 +123,10 @@ fn a_killed_gui_leaves_no_engine_running() {
     });
     let pids = pids_in(&pid_file);
     assert!(started, "the engine of the first game started: {pids:?}");
-    // SAFETY: a plain signal to the child this test started.
-    let killed = unsafe { libc::kill(i32::try_from(gui.id()).unwrap(), libc::SIGKILL) };
-    assert_eq!(killed, 0);
-    let _ = gui.wait();
-    let gone = wait_until(Duration::from_secs(10), || pids.iter().all(|&p| !alive(p)));
-    let left: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
-    for &p in &left {
-        // SAFETY: the leftovers of this test, so that a failure does not leak them.
-        unsafe { libc::kill(p, libc::SIGKILL) };
-    }
+    let left = kill_outright(&mut gui, &pids);
     let _ = fs::remove_dir_all(&dir);
     assert!(
-        gone,
+        left.is_empty(),
         "engines left running after quill gui was killed: {left:?}"
     );
 }
