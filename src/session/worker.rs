@@ -130,20 +130,17 @@ fn run(
             allowed,
             limits,
         } => {
-            let choice = match game.side_to_move() {
-                Some(_) => player::choose_with_table(
-                    game, history, &allowed, limits, stop, table, progress,
-                ),
-                None => match game {
-                    // The session's sealed table, kept between moves.
-                    Game::Apocalypse(p) if game.outcome().is_none() => {
-                        simsearch::choose_with_table(
-                            p, side, &allowed, limits, stop, &mut rng, sealed, progress,
-                        )
-                    }
-                    _ => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
-                },
+            let ask = player::Ask {
+                side,
+                history,
+                allowed: &allowed,
+                limits,
             };
+            let tables = player::Tables::Kept {
+                alternating: table,
+                sealed,
+            };
+            let choice = player::think(game, &ask, stop, &mut rng, tables, progress);
             Found::Think(choice, rng)
         }
         Job::Perft(depth) => Found::Perft(game.perft_divide_until(depth, stop)),

@@ -60,13 +60,22 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
     };
     let stop = AtomicBool::new(false);
     let choose = |history: &[u64]| {
-        crate::player::choose_with_table(
-            core.game(),
+        let ask = crate::player::Ask {
+            side: crate::variant::Side::White,
             history,
-            &allowed,
+            allowed: &allowed,
             limits,
+        };
+        let tables = crate::player::Tables::Kept {
+            alternating: &mut TransTable::new(1).unwrap(),
+            sealed: &mut crate::simsearch::JointTable::default(),
+        };
+        crate::player::think(
+            core.game(),
+            &ask,
             &stop,
-            &mut TransTable::new(1).unwrap(),
+            &mut crate::rng::Rng::new(1),
+            tables,
             &mut |_| {},
         )
         .expect("a choice")
