@@ -245,11 +245,9 @@ fn decided(config: &MatchConfig, records: &[GameRecord], a: &str) -> Option<Summ
 fn probe_seats(config: &MatchConfig) -> Result<(), MatchError> {
     for i in 0..2 {
         let seats = [&config.seats[0], &config.seats[1]];
-        game::probe(config.variant, seats, i).map_err(|why| {
-            MatchError::Seat(format!(
-                "seat {} is not fit to play, so no game was started: {why}",
-                config.seats[i].name()
-            ))
+        game::probe(config.variant, seats, i).map_err(|why| MatchError::Seat {
+            name: config.seats[i].name().to_string(),
+            why,
         })?;
     }
     Ok(())
