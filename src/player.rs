@@ -45,29 +45,33 @@ pub(crate) enum Tables<'a> {
     },
 }
 
+/// What a search thinks with, besides what it is asked.
+pub(crate) struct Thinking<'a> {
+    /// Set to stop the search soon.
+    pub(crate) stop: &'a AtomicBool,
+    /// The generator that samples a sealed root strategy.
+    pub(crate) rng: &'a mut Rng,
+    /// The tables.
+    pub(crate) tables: Tables<'a>,
+    /// Hears about each completed iteration of a deepening search.
+    pub(crate) progress: &'a mut dyn FnMut(Choice),
+}
+
 /// How the positions of a variant are searched. Every alternating game has it through its
 /// [`Searchable`] rules; a sealed game implements it itself.
 pub(crate) trait Chooser {
     /// Chooses a move; `None` when nothing is allowed.
-    fn think(
-        &self,
-        ask: &Ask<'_>,
-        stop: &AtomicBool,
-        rng: &mut Rng,
-        tables: Tables<'_>,
-        progress: &mut dyn FnMut(Choice),
-    ) -> Option<Choice>;
+    fn think(&self, ask: &Ask<'_>, with: Thinking<'_>) -> Option<Choice>;
 }
 
 impl<P: Searchable> Chooser for P {
-    fn think(
-        &self,
-        ask: &Ask<'_>,
-        stop: &AtomicBool,
-        _rng: &mut Rng,
-        tables: Tables<'_>,
-        progress: &mut dyn FnMut(Choice),
-    ) -> Option<Choice> {
+    fn think(&self, ask: &Ask<'_>, with: Thinking<'_>) -> Option<Choice> {
+        let Thinking {
+            stop,
+            tables,
+            progress,
+            ..
+        } = with;
         let mut fresh;
         let table = match tables {
             Tables::Fresh => {
@@ -81,14 +85,13 @@ impl<P: Searchable> Chooser for P {
 }
 
 impl Chooser for apocalypse::Position {
-    fn think(
-        &self,
-        ask: &Ask<'_>,
-        stop: &AtomicBool,
-        rng: &mut Rng,
-        tables: Tables<'_>,
-        progress: &mut dyn FnMut(Choice),
-    ) -> Option<Choice> {
+    fn think(&self, ask: &Ask<'_>, with: Thinking<'_>) -> Option<Choice> {
+        let Thinking {
+            stop,
+            rng,
+            tables,
+            progress,
+        } = with;
         let Ask {
             side,
             allowed,
@@ -104,24 +107,17 @@ impl Chooser for apocalypse::Position {
     }
 }
 
-/// Chooses a move in `game` as `ask` says, within its limits or until `stop`, with `tables`:
-/// in a sealed game the root strategy is sampled with `rng`. `None` when the game is over or
+/// Chooses a move in `game` as `ask` says, within its limits or until `with.stop`, with
+/// `with.tables`: in a sealed game the root strategy is sampled with `with.rng`. `None` when the game is over or
 /// nothing is allowed.
 ///
-/// `progress` hears about each completed iteration of a deepening search (not about the final
+/// `with.progress` hears about each completed iteration of a deepening search (not about the final
 /// answer, which is returned).
-pub(crate) fn think(
-    game: &Game,
-    ask: &Ask<'_>,
-    stop: &AtomicBool,
-    rng: &mut Rng,
-    tables: Tables<'_>,
-    progress: &mut dyn FnMut(Choice),
-) -> Option<Choice> {
+pub(crate) fn think(game: &Game, ask: &Ask<'_>, with: Thinking<'_>) -> Option<Choice> {
     if game.outcome().is_some() {
         return None;
     }
-    crate::game::each!(game, p => p.think(ask, stop, rng, tables, progress))
+    crate::game::each!(game, p => p.think(ask, with))
 }
 
 /// Chooses a move for `side` in `game` from no history with fresh tables ([`think`]).
@@ -140,7 +136,13 @@ pub(crate) fn choose(
         allowed,
         limits,
     };
-    think(game, &ask, stop, rng, Tables::Fresh, progress)
+    let with = Thinking {
+        stop,
+        rng,
+        tables: Tables::Fresh,
+        progress,
+    };
+    think(game, &ask, with)
 }
 
 /// Runs the alternating search and reports it as a [`Choice`].

@@ -140,7 +140,13 @@ fn run(
                 alternating: table,
                 sealed,
             };
-            let choice = player::think(game, &ask, stop, &mut rng, tables, progress);
+            let with = player::Thinking {
+                stop,
+                rng: &mut rng,
+                tables,
+                progress,
+            };
+            let choice = player::think(game, &ask, with);
             Found::Think(choice, rng)
         }
         Job::Perft(depth) => Found::Perft(game.perft_divide_until(depth, stop)),

@@ -70,15 +70,13 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
             alternating: &mut TransTable::new(1).unwrap(),
             sealed: &mut crate::simsearch::JointTable::default(),
         };
-        crate::player::think(
-            core.game(),
-            &ask,
-            &stop,
-            &mut crate::rng::Rng::new(1),
+        let with = crate::player::Thinking {
+            stop: &stop,
+            rng: &mut crate::rng::Rng::new(1),
             tables,
-            &mut |_| {},
-        )
-        .expect("a choice")
+            progress: &mut |_| {},
+        };
+        crate::player::think(core.game(), &ask, with).expect("a choice")
     };
     let repeated = choose(&core.history_keys());
     assert_eq!(repeated.mv.to_string(), "g10f10");
