@@ -210,7 +210,7 @@ impl Game {
     }
 
     /// perft split by the first turn: one `(turn, count)` per legal turn.
-    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+    pub fn perft_divide(&self, depth: u32) -> Vec<(WireTurn, u64)> {
         self.perft_divide_until(depth, &AtomicBool::new(false))
             .unwrap_or_default()
     }
@@ -220,7 +220,7 @@ impl Game {
         &self,
         depth: u32,
         stop: &AtomicBool,
-    ) -> Option<Vec<(String, u64)>> {
+    ) -> Option<Vec<(WireTurn, u64)>> {
         if depth == 0 {
             return Some(Vec::new());
         }
@@ -230,11 +230,7 @@ impl Game {
                 let mut child = self.clone();
                 // A listed turn always plays; one that did not would be left out.
                 child.play(&t).ok()?;
-                Some(
-                    child
-                        .perft_until(depth - 1, stop)
-                        .map(|n| (t.to_string(), n)),
-                )
+                Some(child.perft_until(depth - 1, stop).map(|n| (t, n)))
             })
             .collect()
     }

@@ -39,7 +39,7 @@ pub(crate) enum Found {
     /// The choice (none: no allowed legal move), and the generator to continue with.
     Think(Option<Choice>, Rng),
     /// perft lines, or `None` when stopped.
-    Perft(Option<Vec<(String, u64)>>),
+    Perft(Option<Vec<(crate::notation::WireTurn, u64)>>),
 }
 
 /// A running worker.
