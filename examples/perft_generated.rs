@@ -19,9 +19,9 @@
 
 use std::process::ExitCode;
 
+use quill::game::{Game, Visit};
 use quill::rules::GameRules;
 use quill::variant::{Side, Variant};
-use quill::variants::{apocalypse, gladiator, pagan};
 
 /// The deepest walk accepted (Pagan at depth 7 is already minutes).
 const MAX_DEPTH: u32 = 8;
@@ -56,9 +56,16 @@ fn walk<R: GameRules>(pos: &R, depth: u32, turns: &mut [Vec<R::Turn>]) -> (u64, 
     (leaves, generated)
 }
 
-fn count<R: GameRules>(pos: &R, depth: u32) -> (u64, u64) {
-    let mut turns = vec![Vec::new(); depth as usize];
-    walk(pos, depth, &mut turns)
+/// The walk to a depth, run on a position of any variant.
+struct Count(u32);
+
+impl Visit for Count {
+    type Out = (u64, u64);
+
+    fn visit<R: GameRules>(self, pos: &R) -> (u64, u64) {
+        let mut turns = vec![Vec::new(); self.0 as usize];
+        walk(pos, self.0, &mut turns)
+    }
 }
 
 fn main() -> ExitCode {
@@ -78,19 +85,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (leaves, generated) = match variant {
-        Variant::Apocalypse => count(&apocalypse::Position::start(apocalypse::Rules::Seed), depth),
-        Variant::ApocalypseClassic => count(
-            &apocalypse::Position::start(apocalypse::Rules::Classic),
-            depth,
-        ),
-        Variant::Gladiator => count(
-            &gladiator::Position::start(gladiator::Rules::Gladiator),
-            depth,
-        ),
-        Variant::Brawl => count(&gladiator::Position::start(gladiator::Rules::Brawl), depth),
-        Variant::Pagan => count(&pagan::Position::start(), depth),
-    };
+    let (leaves, generated) = Game::start(variant).visit(Count(depth));
     println!("leaves {leaves} generated {generated}");
     ExitCode::SUCCESS
 }

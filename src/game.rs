@@ -1,7 +1,8 @@
 //! The variant-independent face of the rules: a [`Game`] is a position of any variant. Every
 //! operation goes through the [`GameRules`] trait, and the one place that lists the variants'
-//! types is the `each!` dispatch macro (with `Game::start`/`Game::from_fen`, which map a
-//! [`Variant`] to its type and rule set).
+//! types is the crate's `registry!` (`lib.rs`), from which [`Game`], the `each!` dispatch
+//! macro and `Game::start`/`Game::from_fen` (which map a [`Variant`] to its type and rule set)
+//! are made.
 
 use std::sync::atomic::AtomicBool;
 
@@ -9,32 +10,80 @@ use crate::geometry::{Geometry, Square};
 use crate::notation::{WireMove, WireTurn};
 use crate::rules::{GameRules, PlyError, XboardCodec, XboardSetup};
 use crate::variant::{Side, Variant};
-use crate::variants::{apocalypse, gladiator, pagan};
 
 pub(crate) use crate::board::board_text;
 pub use crate::rules::{End, GameError, Outcome, Penalty};
 
-/// A position of any variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Game {
-    /// Apocalypse (either rule set).
-    Apocalypse(apocalypse::Position),
-    /// Gladiator or Brawl.
-    Gladiator(gladiator::Position),
-    /// Pagan Chess.
-    Pagan(pagan::Position),
-}
+/// Declares [`Game`], the `each!` dispatch and the maps from a [`Variant`] to its family's
+/// type and rule set, from the crate's `registry!` (`lib.rs`); `$d` is a `$` for the macro
+/// it declares.
+macro_rules! declare_games {
+    ($(
+        $(#[$family_doc:meta])*
+        $family:ident($ty:ty),
+        sealed: $sealed:literal,
+        pieces: $pieces:tt,
+        { $( $(#[$doc:meta])* $arm:ident => $name:literal, $set:expr; )+ }
+    )+) => {
+        declare_games!(@with ($) $(($(#[$family_doc])* $family($ty) { $($arm, $set;)+ }))+);
+    };
+    (@with ($d:tt) $(($(#[$family_doc:meta])* $family:ident($ty:ty) { $($arm:ident, $set:expr;)+ }))+) => {
+        /// A position of any variant.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Game {
+            $($(#[$family_doc])* $family($ty),)+
+        }
 
-/// Runs `$body` with `$p` bound to the position inside a [`Game`], whatever its variant: the
-/// one `match` over the variants' types.
-macro_rules! each {
-    ($game:expr, $p:ident => $body:expr) => {
-        match $game {
-            Game::Apocalypse($p) => $body,
-            Game::Gladiator($p) => $body,
-            Game::Pagan($p) => $body,
+        /// Runs `$body` with `$p` bound to the position inside a [`Game`], whatever its
+        /// variant: the one `match` over the variants' types.
+        macro_rules! each {
+            ($d game:expr, $d p:ident => $d body:expr) => {
+                match $d game {
+                    $(Game::$family($d p) => $d body,)+
+                }
+            };
+        }
+
+        impl Game {
+            /// The start position of a variant.
+            pub fn start(variant: Variant) -> Game {
+                match variant {
+                    $($(Variant::$arm => Game::$family(GameRules::start($set)),)+)+
+                }
+            }
+
+            /// Sets a position up from a FEN.
+            ///
+            /// # Errors
+            /// [`GameError::BadFen`] naming the fault.
+            pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
+                Ok(match variant {
+                    $($(Variant::$arm => Game::$family(GameRules::from_fen($set, fen)?),)+)+
+                })
+            }
+        }
+
+        impl Variant {
+            /// XBoard's `setup` tables for the variant, as its module states them.
+            pub(crate) fn xboard(self) -> XboardSetup {
+                match self {
+                    $($(Variant::$arm => <$ty as XboardCodec>::setup($set),)+)+
+                }
+            }
         }
     };
+}
+
+registry!(declare_games);
+pub(crate) use each;
+
+/// What [`Game::visit`] runs on the position inside a [`Game`]: code written once for every
+/// variant's [`GameRules`] type.
+pub trait Visit {
+    /// What the visit answers.
+    type Out;
+    /// Runs on a position of one variant.
+    fn visit<R: GameRules>(self, pos: &R) -> Self::Out;
 }
 
 /// The legal moves of `side` in a position, as written on the wire.
@@ -52,37 +101,9 @@ fn play_on<R: GameRules>(pos: &mut R, turn: &WireTurn) -> Result<Vec<Penalty>, G
 }
 
 impl Game {
-    /// The start position of a variant.
-    pub fn start(variant: Variant) -> Game {
-        match variant {
-            Variant::Apocalypse => Game::Apocalypse(GameRules::start(apocalypse::Rules::Seed)),
-            Variant::ApocalypseClassic => {
-                Game::Apocalypse(GameRules::start(apocalypse::Rules::Classic))
-            }
-            Variant::Gladiator => Game::Gladiator(GameRules::start(gladiator::Rules::Gladiator)),
-            Variant::Brawl => Game::Gladiator(GameRules::start(gladiator::Rules::Brawl)),
-            Variant::Pagan => Game::Pagan(GameRules::start(())),
-        }
-    }
-
-    /// Sets a position up from a FEN.
-    ///
-    /// # Errors
-    /// [`GameError::BadFen`] naming the fault.
-    pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
-        Ok(match variant {
-            Variant::Apocalypse => {
-                Game::Apocalypse(GameRules::from_fen(apocalypse::Rules::Seed, fen)?)
-            }
-            Variant::ApocalypseClassic => {
-                Game::Apocalypse(GameRules::from_fen(apocalypse::Rules::Classic, fen)?)
-            }
-            Variant::Gladiator => {
-                Game::Gladiator(GameRules::from_fen(gladiator::Rules::Gladiator, fen)?)
-            }
-            Variant::Brawl => Game::Gladiator(GameRules::from_fen(gladiator::Rules::Brawl, fen)?),
-            Variant::Pagan => Game::Pagan(GameRules::from_fen((), fen)?),
-        })
+    /// Runs `visitor` on the position, as its variant's own [`GameRules`] type.
+    pub fn visit<V: Visit>(&self, visitor: V) -> V::Out {
+        each!(self, p => visitor.visit(p))
     }
 
     /// The variant.
@@ -189,7 +210,7 @@ impl Game {
     }
 
     /// perft split by the first turn: one `(turn, count)` per legal turn.
-    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+    pub fn perft_divide(&self, depth: u32) -> Vec<(WireTurn, u64)> {
         self.perft_divide_until(depth, &AtomicBool::new(false))
             .unwrap_or_default()
     }
@@ -199,7 +220,7 @@ impl Game {
         &self,
         depth: u32,
         stop: &AtomicBool,
-    ) -> Option<Vec<(String, u64)>> {
+    ) -> Option<Vec<(WireTurn, u64)>> {
         if depth == 0 {
             return Some(Vec::new());
         }
@@ -209,11 +230,7 @@ impl Game {
                 let mut child = self.clone();
                 // A listed turn always plays; one that did not would be left out.
                 child.play(&t).ok()?;
-                Some(
-                    child
-                        .perft_until(depth - 1, stop)
-                        .map(|n| (t.to_string(), n)),
-                )
+                Some(child.perft_until(depth - 1, stop).map(|n| (t, n)))
             })
             .collect()
     }
@@ -277,17 +294,6 @@ impl Game {
 }
 
 impl Variant {
-    /// XBoard's `setup` tables for the variant, as its module states them.
-    pub(crate) fn xboard(self) -> XboardSetup {
-        match self {
-            Variant::Apocalypse => apocalypse::Position::setup(apocalypse::Rules::Seed),
-            Variant::ApocalypseClassic => apocalypse::Position::setup(apocalypse::Rules::Classic),
-            Variant::Gladiator => gladiator::Position::setup(gladiator::Rules::Gladiator),
-            Variant::Brawl => gladiator::Position::setup(gladiator::Rules::Brawl),
-            Variant::Pagan => pagan::Position::setup(()),
-        }
-    }
-
     /// XBoard's piece-to-character table for `setup` ([`XboardSetup::piece_to_char`]).
     pub(crate) fn piece_to_char(self) -> &'static str {
         self.xboard().piece_to_char

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use quill::referee::game::Adjudication;
-use quill::referee::seat::{Seat, parse_seat, split_words};
+use quill::referee::seat::{Seat, SeatError, parse_seat, split_words};
 use quill::referee::stats::{Decision, Sprt, Summary, merge};
 use quill::referee::{self, MatchConfig};
 use quill::variant::Variant;
@@ -166,7 +166,7 @@ enum CliError {
     /// `--engine` given other than twice.
     EngineCount(usize),
     /// A seat's words.
-    Seat(String),
+    Seat(SeatError),
     /// The openings file.
     Openings(referee::MatchError),
 }
@@ -177,7 +177,7 @@ impl std::fmt::Display for CliError {
             CliError::EngineCount(n) => {
                 write!(f, "give --engine twice (seat A, then seat B); got {n}")
             }
-            CliError::Seat(e) => f.write_str(e),
+            CliError::Seat(e) => write!(f, "{e}"),
             CliError::Openings(e) => write!(f, "{e}"),
         }
     }

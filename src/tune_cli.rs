@@ -15,7 +15,7 @@
 //!   `--lambda·Σ((w − w₀)/100)²`, a pull toward the current weights `w₀`.
 //!
 //! Later rounds refit `K` first. The evaluation is linear in its weights
-//! ([`Position::eval_terms`]), so each position's terms are computed once per round; a round
+//! ([`quill::variants::gladiator::Position::eval_terms`]), so each position's terms are computed once per round; a round
 //! recomputes them, since which supporter powers a pawn best depends on the weights.
 //!
 //! A game whose moves repeat an earlier one (a deterministic engine playing itself repeats the
@@ -31,18 +31,14 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
-
 use clap::Args;
 
+mod data;
 mod error;
 
-use error::{GameFault, OutOfRange, TuneError};
+use data::{Data, Sample};
+use error::{OutOfRange, TuneError};
 
-use quill::notation::parse_move;
-use quill::search::Searchable;
-use quill::variants::gladiator::{Position, Rules};
 use quill::variants::gladiator_play::{EVAL_TERMS, EvalWeights, WEIGHTS};
 
 /// The most positions kept (each costs about 60 bytes).
@@ -108,146 +104,11 @@ fn parse_min_z(text: &str) -> Result<f64, OutOfRange> {
     bounded(text, 100.0)
 }
 
-/// One labelled position: its game (index into the games read), its terms, its pawn
-/// difference and the result for the side to move.
-struct Sample {
-    game: usize,
-    position: Position,
-    terms: [i32; EVAL_TERMS],
-    pawns: i32,
-    result: f64,
-}
-
-/// The positions read, split into those to fit and those held out.
-#[derive(Default)]
-struct Data {
-    fit: Vec<Sample>,
-    held: Vec<Sample>,
-    /// Games read (each distinct game once).
-    games: usize,
-    /// Games left out as repeats of one read before.
-    repeats: usize,
-    /// The hashes of the games read, to find repeats.
-    seen: HashSet<u64>,
-}
-
-fn hash_of(text: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
-}
-
-/// A game's `[name "value"]` header.
-fn header<'a>(game: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!("[{name} \"");
-    game.lines()
-        .find_map(|l| l.strip_prefix(&key))
-        .and_then(|l| l.strip_suffix("\"]"))
-}
-
-impl Data {
-    /// Reads the games of one PGN text into labelled quiet positions.
-    fn read(&mut self, text: &str, skip: u32, path: &std::path::Path) -> Result<(), TuneError> {
-        for (index, game) in text.split("\n[Event ").enumerate() {
-            self.read_game(game, skip)
-                .map_err(|fault| TuneError::Game(path.to_owned(), index + 1, fault))?;
-        }
-        Ok(())
-    }
-
-    /// Reads one game (a repeat of a game read before is counted and skipped).
-    fn read_game(&mut self, game: &str, skip: u32) -> Result<(), GameFault> {
-        let rules = match header(game, "Variant") {
-            Some("gladiator") => Rules::Gladiator,
-            Some("brawl") => Rules::Brawl,
-            Some(other) => return Err(GameFault::Variant(other.to_owned())),
-            None if game.trim().is_empty() => return Ok(()),
-            None => return Err(GameFault::NoVariant),
-        };
-        let white = match header(game, "Result") {
-            Some("1-0") => 1.0,
-            Some("0-1") => 0.0,
-            Some("1/2-1/2") => 0.5,
-            _ => return Ok(()), // unfinished or unknown: no label
-        };
-        let fen = header(game, "FEN");
-        let position = match fen {
-            Some(fen) => Position::from_fen(rules, fen).map_err(GameFault::Fen)?,
-            None => Position::start(rules),
-        };
-        let body = game.split("\n\n").skip(1).collect::<Vec<_>>().join(" ");
-        let moves = body.split_whitespace().collect::<Vec<_>>().join(" ");
-        if !self
-            .seen
-            .insert(hash_of(&format!("{rules:?} {fen:?} {moves}")))
-        {
-            self.repeats += 1;
-            return Ok(());
-        }
-        let held = hash_of(&format!("{rules:?} {fen:?}")) % 10 == 9;
-        let out = if held { &mut self.held } else { &mut self.fit };
-        replay(position, &moves, skip, white, self.games, out)?;
-        self.games += 1;
-        Ok(())
-    }
-}
-
-/// Replays a game's moves from `position`, keeping its quiet positions past `skip` plies
-/// labelled with White's result `white`.
-fn replay(
-    mut position: Position,
-    moves: &str,
-    skip: u32,
-    white: f64,
-    game: usize,
-    out: &mut Vec<Sample>,
-) -> Result<(), GameFault> {
-    let mut words = moves.split_whitespace();
-    let mut ply = 0;
-    let mut noisy = Vec::new();
-    while let Some(word) = words.next() {
-        // A turn is the comment after a move number (`3.` or `3...`).
-        let numbered = word.ends_with('.') && word.trim_end_matches('.').parse::<u32>().is_ok();
-        if !numbered {
-            continue;
-        }
-        let Some(token) = words
-            .next()
-            .and_then(|w| w.strip_prefix('{'))
-            .and_then(|w| w.strip_suffix('}'))
-        else {
-            return Err(GameFault::NoTurn(word.to_owned()));
-        };
-        position.noisy(&mut noisy);
-        if ply >= skip && noisy.is_empty() && position.end().is_none() && out.len() < MAX_POSITIONS
-        {
-            let result = match position.side_to_move() {
-                quill::variant::Side::White => white,
-                quill::variant::Side::Black => 1.0 - white,
-            };
-            out.push(Sample {
-                game,
-                terms: position.eval_terms(&WEIGHTS),
-                pawns: position.pawn_difference(),
-                position: position.clone(),
-                result,
-            });
-        }
-        let wire = parse_move(token).ok_or_else(|| GameFault::NotATurn(token.to_owned()))?;
-        let turn = position
-            .parse_turn(&wire)
-            .map_err(|e| GameFault::Refused(token.to_owned(), e))?;
-        position = position.play(turn);
-        ply += 1;
-    }
-    Ok(())
-}
-
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The evaluation of a sample under weights `w` (as [`Position::evaluate`] computes it).
+/// The evaluation of a sample under weights `w` (as [`quill::variants::gladiator::Position::evaluate`] computes it).
 fn eval(s: &Sample, w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
     let dot: i32 = s.terms.iter().zip(w).map(|(t, w)| t * w).sum();
     f64::from(100 * s.pawns + tempo + dot)

@@ -1,47 +1,58 @@
 //! The list of variants Quill plays, with their canonical names and board descriptions.
 //!
-//! [`Variant`] and [`Variant::ALL`] are made from one list (the `variants!` macro), so `ALL`
-//! holds every variant by construction; the XBoard tables of a variant live in its module
+//! [`Variant`], [`Variant::ALL`] and [`crate::game::Game`] are made from one list (the
+//! crate's `registry!` macro), so `ALL` holds every variant by construction and no list of variants can
+//! be written twice; the XBoard tables of a variant live in its module
 //! (`crate::rules::XboardCodec`), reached through `Variant::xboard` in [`crate::game`].
 
 use std::fmt;
 
-/// Declares [`Variant`] from one list of `(arm, canonical name, doc)`, so that the enum, its
-/// names and [`Variant::ALL`] cannot disagree: a variant is in `ALL` by being declared.
-macro_rules! variants {
-    ($($(#[$doc:meta])* $arm:ident => $name:literal,)+) => {
+/// Declares [`Variant`] from the crate's `registry!` (in `lib.rs`), so that the enum, its
+/// names, its families' facts and [`Variant::ALL`] cannot disagree.
+macro_rules! declare_variants {
+    ($(
+        $(#[$family_doc:meta])*
+        $family:ident($ty:ty),
+        sealed: $sealed:literal,
+        pieces: $pieces:tt,
+        { $( $(#[$doc:meta])* $arm:ident => $name:literal, $set:expr; )+ }
+    )+) => {
         /// A game Quill knows.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Variant {
-            $($(#[$doc])* $arm,)+
+            $($($(#[$doc])* $arm,)+)+
         }
 
         impl Variant {
             /// Every variant, in the order they are listed to GUIs; the first is the default.
-            pub const ALL: [Variant; [$($name),+].len()] = [$(Variant::$arm),+];
+            pub const ALL: [Variant; [$($($name),+),+].len()] = [$($(Variant::$arm),+),+];
 
             /// The canonical name, the one spelling accepted on the wire.
             pub const fn name(self) -> &'static str {
                 match self {
-                    $(Variant::$arm => $name,)+
+                    $($(Variant::$arm => $name,)+)+
+                }
+            }
+
+            /// Whether both players move at once in secret (sealed turns).
+            pub const fn is_sealed(self) -> bool {
+                match self {
+                    $($(Variant::$arm => $sealed,)+)+
+                }
+            }
+
+            /// The piece names of the variant, by upper-case FEN letter (for legends and
+            /// messages).
+            pub(crate) const fn piece_names(self) -> &'static [(char, &'static str)] {
+                match self {
+                    $($(Variant::$arm => &$pieces,)+)+
                 }
             }
         }
     };
 }
 
-variants! {
-    /// Apocalypse with the seed rules (`protocol-docs/rules.md` §1).
-    Apocalypse => "apocalypse",
-    /// Apocalypse with Elliott's redeploy rule (`protocol-docs/rules.md` §1).
-    ApocalypseClassic => "apocalypse-classic",
-    /// Gladiator Chess (`protocol-docs/rules.md` §2).
-    Gladiator => "gladiator",
-    /// Brawl Chess, Gladiator without the arena (`protocol-docs/rules.md` §2).
-    Brawl => "brawl",
-    /// Pagan Chess: game board, bridge and dead board (`protocol-docs/rules.md` §3).
-    Pagan => "pagan",
-}
+registry!(declare_variants);
 
 impl Variant {
     /// The default variant of a fresh engine.
@@ -50,38 +61,6 @@ impl Variant {
     /// Looks a variant up by its canonical name.
     pub fn from_name(name: &str) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.name() == name)
-    }
-
-    /// Whether both players move at once in secret (sealed turns).
-    pub const fn is_sealed(self) -> bool {
-        match self {
-            Variant::Apocalypse | Variant::ApocalypseClassic => true,
-            Variant::Gladiator | Variant::Brawl | Variant::Pagan => false,
-        }
-    }
-
-    /// The piece names of the variant, by upper-case FEN letter (for legends and messages).
-    pub(crate) const fn piece_names(self) -> &'static [(char, &'static str)] {
-        match self {
-            Variant::Apocalypse | Variant::ApocalypseClassic => {
-                &[('N', "horseman"), ('P', "footman")]
-            }
-            Variant::Gladiator | Variant::Brawl => &[
-                ('K', "king"),
-                ('Q', "queen"),
-                ('R', "rook"),
-                ('B', "bishop"),
-                ('N', "knight"),
-                ('P', "pawn"),
-            ],
-            Variant::Pagan => &[
-                ('K', "king"),
-                ('W', "wazir"),
-                ('A', "alchemist"),
-                ('G', "pagan"),
-                ('P', "pawn"),
-            ],
-        }
     }
 }
 

@@ -235,7 +235,11 @@ fn compare(game: &Game, legal: &[String], reply: &RefReply, perft: Option<u32>) 
     }
     if let Some(depth) = perft {
         let count = game.perft(depth);
-        let mut divide = game.perft_divide(depth);
+        let mut divide: Vec<(String, u64)> = game
+            .perft_divide(depth)
+            .into_iter()
+            .map(|(turn, n)| (turn.to_string(), n))
+            .collect();
         divide.sort();
         if count != *nodes || divide != theirs {
             let only_q = common::only_in(&divide, &theirs);

@@ -5,54 +5,28 @@ use proptest::option;
 use proptest::prelude::*;
 use proptest::sample::select;
 
+#[path = "common/props.rs"]
+mod props;
+
+use props::{reads_back, round_trips, square, token, turn, wire_move};
 use quill::geometry::Square;
-use quill::notation::{Leg, WireMove, WireTurn};
+use quill::notation::{WireMove, WireTurn};
 use quill::protocol::cecp::{self, CecpCommand, ExcludeTarget, Seconds, WireResult};
 use quill::protocol::uci::{self, GoParams, PositionStart, UciCommand};
 use quill::protocol::{CommandError, OpponentNews};
 use quill::variant::Side;
 
-/// Squares `a1` … `p16`.
-fn square() -> impl Strategy<Value = Square> {
-    (0u8..16, 1u16..=16).prop_map(|(file, rank)| Square::new(file, rank))
-}
-
 /// Passes and moves of one to three legs, with or without a promotion letter.
 fn opponent_news() -> impl Strategy<Value = OpponentNews> {
     prop_oneof![
-        wire_move().prop_map(OpponentNews::Move),
+        wire_move(false).prop_map(OpponentNews::Move),
         "[0-9a-f]{64}".prop_map(OpponentNews::Commitment),
-    ]
-}
-
-fn wire_move() -> impl Strategy<Value = WireMove> {
-    let legs = prop::collection::vec(
-        (square(), square()).prop_map(|(from, to)| Leg { from, to }),
-        1..4,
-    );
-    let promotion = option::of(prop::char::range('a', 'z'));
-    prop_oneof![
-        1 => Just(WireMove::Pass),
-        6 => (legs, promotion).prop_map(|(legs, promotion)| WireMove::Legs { legs, promotion }),
-    ]
-}
-
-/// Single and joint turns.
-fn turn() -> impl Strategy<Value = WireTurn> {
-    prop_oneof![
-        wire_move().prop_map(WireTurn::Single),
-        (wire_move(), wire_move()).prop_map(|(w, b)| WireTurn::Joint(w, b)),
     ]
 }
 
 /// Either side.
 fn side() -> impl Strategy<Value = Side> {
     prop_oneof![Just(Side::White), Just(Side::Black)]
-}
-
-/// One token of printable ASCII.
-fn token() -> impl Strategy<Value = String> {
-    "[!-~]{1,10}"
 }
 
 /// Words made of letters, digits and some punctuation, joined by single spaces.
@@ -86,7 +60,7 @@ fn go_params() -> impl Strategy<Value = GoParams> {
         option::of(any::<u32>()),
     );
     let rest = (
-        prop::collection::vec(wire_move(), 0..4),
+        prop::collection::vec(wire_move(false), 0..4),
         any::<bool>(),
         any::<bool>(),
         option::of(side()),
@@ -133,7 +107,7 @@ fn uci_command() -> impl Strategy<Value = UciCommand> {
         set_option,
         prop_oneof![Just(String::new()), text()].prop_map(UciCommand::Register),
         Just(UciCommand::UciNewGame),
-        (start, prop::collection::vec(turn(), 0..6))
+        (start, prop::collection::vec(turn(false), 0..6))
             .prop_map(|(start, moves)| UciCommand::Position { start, moves }),
         go_params().prop_map(UciCommand::Go),
         Just(UciCommand::Stop),
@@ -184,7 +158,7 @@ fn cecp_command() -> impl Strategy<Value = CecpCommand> {
     ]);
     let target = prop_oneof![
         Just(ExcludeTarget::All),
-        wire_move().prop_map(ExcludeTarget::Move)
+        wire_move(false).prop_map(ExcludeTarget::Move)
     ];
     let option_value = prop_oneof![Just(String::new()), text()];
     let numbers = prop_oneof![
@@ -214,9 +188,9 @@ fn cecp_command() -> impl Strategy<Value = CecpCommand> {
         square().prop_map(C::Hover),
     ];
     let moves = prop_oneof![
-        turn().prop_map(C::UserMove),
-        turn().prop_map(C::Move),
-        (wire_move(), wire_move()).prop_map(|(w, b)| C::Reveal(w, b)),
+        turn(false).prop_map(C::UserMove),
+        turn(false).prop_map(C::Move),
+        (wire_move(false), wire_move(false)).prop_map(|(w, b)| C::Reveal(w, b)),
         opponent_news().prop_map(C::Opponent),
         target.clone().prop_map(C::Exclude),
         target.prop_map(C::Include),
@@ -311,18 +285,8 @@ const FRAGMENTS: [&str; 30] = [
 
 /// Parses a line with both parsers; whatever parses must print back to itself.
 fn check_both(line: &str) -> Result<(), TestCaseError> {
-    if let Ok(cmd) = uci::parse(line) {
-        prop_assert_eq!(uci::parse(&cmd.to_string()), Ok(cmd), "uci line {:?}", line);
-    }
-    if let Ok(cmd) = cecp::parse(line) {
-        prop_assert_eq!(
-            cecp::parse(&cmd.to_string()),
-            Ok(cmd),
-            "cecp line {:?}",
-            line
-        );
-    }
-    Ok(())
+    reads_back("uci", line, uci::parse)?;
+    reads_back("cecp", line, cecp::parse)
 }
 
 /// Lines made of a command word and fragments, random tokens and random separators.
@@ -371,14 +335,12 @@ fn mutated_line() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn uci_commands_round_trip(cmd in uci_command()) {
-        let line = cmd.to_string();
-        prop_assert_eq!(uci::parse(&line), Ok(cmd), "line {:?}", line);
+        round_trips(cmd, uci::parse)?;
     }
 
     #[test]
     fn cecp_commands_round_trip(cmd in cecp_command()) {
-        let line = cmd.to_string();
-        prop_assert_eq!(cecp::parse(&line), Ok(cmd), "line {:?}", line);
+        round_trips(cmd, cecp::parse)?;
     }
 
     #[test]

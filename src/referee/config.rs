@@ -95,7 +95,12 @@ pub enum MatchError {
     /// The configuration is inconsistent (with a file, or with what the seats can do).
     Config(String),
     /// A seat cannot play (it does not start, or refuses an option).
-    Seat(String),
+    Seat {
+        /// The seat's name.
+        name: String,
+        /// Why.
+        why: crate::referee::game::ProbeError,
+    },
     /// The results file.
     Results(results::Error),
     /// Another file.
@@ -106,7 +111,11 @@ impl std::fmt::Display for MatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MatchError::Invalid(e) => write!(f, "{e}"),
-            MatchError::Config(m) | MatchError::Seat(m) => f.write_str(m),
+            MatchError::Config(m) => f.write_str(m),
+            MatchError::Seat { name, why } => write!(
+                f,
+                "seat {name} is not fit to play, so no game was started: {why}"
+            ),
             MatchError::Results(e) => write!(f, "{e}"),
             MatchError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }

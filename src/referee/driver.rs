@@ -94,16 +94,34 @@ pub(crate) enum Heard {
 /// An opened commitment: the move and the nonce, as the engine wrote them.
 pub(crate) type Opened = (String, String);
 
+/// What every dialect's start works with: the seat's link and the inbox, the deadline of the
+/// whole start, and the game to set up.
+struct Starting<'a> {
+    link: &'a mut Link,
+    inbox: &'a mut Inbox,
+    deadline: Instant,
+    game: &'a NewGame<'a>,
+}
+
+/// The options a seat is set up with, in order: its own (`option.NAME=VALUE`), then
+/// `SealedCommit` set to `on` when the game wants commitments and the engine offers it.
+fn start_options(
+    link: &Link,
+    game: &NewGame,
+    offers_commit: bool,
+    on: &str,
+) -> Vec<(String, String)> {
+    let mut options = link.spec.options.clone();
+    if game.wants_commit && offers_commit {
+        options.push(("SealedCommit".to_owned(), on.to_owned()));
+    }
+    options
+}
+
 /// What one dialect says to a seat; the rest of the seat is the same for every dialect.
 trait Driver {
-    /// The handshake, the options, the variant and a new game, synced before `deadline`.
-    fn start(
-        &mut self,
-        link: &mut Link,
-        inbox: &mut Inbox,
-        deadline: Instant,
-        game: &NewGame,
-    ) -> Result<(), Forfeit>;
+    /// The handshake, the options, the variant and a new game, synced before the deadline.
+    fn start(&mut self, s: Starting<'_>) -> Result<(), Forfeit>;
     /// Makes sure the engine has read all that was sent; a move before the answer is a move
     /// out of turn.
     fn sync(&mut self, link: &mut Link, inbox: &mut Inbox) -> Result<(), Forfeit>;
@@ -180,7 +198,12 @@ impl EngineSeat {
     /// The seat is not fit to play (it crashed, was silent, refused an option or the variant).
     pub(crate) fn start(&mut self, inbox: &mut Inbox, game: &NewGame) -> Result<(), Forfeit> {
         let deadline = later(Instant::now(), START_TIMEOUT);
-        self.driver.start(&mut self.link, inbox, deadline, game)
+        self.driver.start(Starting {
+            link: &mut self.link,
+            inbox,
+            deadline,
+            game,
+        })
     }
 
     /// The seat (0: White, 1: Black).

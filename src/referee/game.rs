@@ -28,6 +28,7 @@ mod turn;
 
 use clock::Clock;
 use human_turn::Entered;
+pub use player::ProbeError;
 pub(crate) use player::probe;
 use player::{Answer, HumanSeat, Player};
 pub use setup::{Adjudication, GameReport, GameSetup, Opening};

@@ -113,19 +113,28 @@ pub(crate) fn refusal(
     if legal.contains(mv) {
         return None;
     }
-    let why = match game {
-        Game::Apocalypse(p) => match p.judge(side, mv) {
+    let listed = "not in the list of legal moves (type 'moves')".to_string();
+    let mut trial = game.clone();
+    let why = if game.side_to_move().is_some() {
+        match trial.play(&WireTurn::Single(mv.clone())) {
+            Err(e) => e.to_string(),
+            Ok(_) => listed,
+        }
+    } else {
+        // A sealed turn with the opponent's first legal move: the rules' penalty says why.
+        let other = game.legal_moves(side.opponent()).into_iter().next();
+        let other = other.unwrap_or(WireMove::Pass);
+        let turn = match side {
+            Side::White => WireTurn::Joint(mv.clone(), other),
+            Side::Black => WireTurn::Joint(other, mv.clone()),
+        };
+        match trial.play(&turn) {
             Err(_) => format!("'{mv}' is not a move of {}", game.variant()),
-            Ok(Err(why)) => why.reason().to_string(),
-            // Legal by the rules, but spelled otherwise than the listed moves.
-            Ok(Ok(_)) => "not in the list of legal moves (type 'moves')".to_string(),
-        },
-        Game::Gladiator(_) | Game::Pagan(_) => {
-            let mut trial = game.clone();
-            match trial.play(&WireTurn::Single(mv.clone())) {
-                Err(e) => e.to_string(),
-                Ok(_) => "not in the list of legal moves (type 'moves')".to_string(),
-            }
+            Ok(penalties) => penalties
+                .into_iter()
+                .find(|p| p.side == side)
+                // Legal by the rules, but spelled otherwise than the listed moves.
+                .map_or(listed, |p| p.reason.to_string()),
         }
     };
     Some(why)

@@ -103,7 +103,28 @@ fn start_counters(g: &PgnGame<'_>) -> (u64, bool) {
 
 /// The game as PGN text, ending with a blank line.
 pub(crate) fn write(g: &PgnGame<'_>) -> String {
-    let result = g.outcome.result();
+    let mut out = tags(g);
+    out.push('\n');
+    // Lines of at most 79 characters, as PGN export format asks.
+    let mut line = String::new();
+    for w in movetext(g) {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// The tag pairs of the game, one a line.
+fn tags(g: &PgnGame<'_>) -> String {
     let mut out = String::new();
     let mut tag = |k: &str, v: &str| {
         let _ = writeln!(out, "[{k} \"{}\"]", quoted(v));
@@ -114,7 +135,7 @@ pub(crate) fn write(g: &PgnGame<'_>) -> String {
     tag("Round", &g.round.to_string());
     tag("White", g.white);
     tag("Black", g.black);
-    tag("Result", result);
+    tag("Result", g.outcome.result());
     tag("Variant", g.variant.name());
     if let Some(fen) = g.fen {
         tag("SetUp", "1");
@@ -128,7 +149,12 @@ pub(crate) fn write(g: &PgnGame<'_>) -> String {
     }
     tag("PlyCount", &plies(g).to_string());
     tag("Termination", g.termination);
-    out.push('\n');
+    out
+}
+
+/// The words of the movetext: each turn with its number, its comment, then the reason and
+/// the result.
+fn movetext(g: &PgnGame<'_>) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     let (mut number, mut black) = start_counters(g);
     for (k, turn) in g.turns.iter().enumerate() {
@@ -148,23 +174,8 @@ pub(crate) fn write(g: &PgnGame<'_>) -> String {
         }
     }
     words.push(format!("{{{}}}", comment(&g.outcome.reason)));
-    words.push(result.to_string());
-    // Lines of at most 79 characters, as PGN export format asks.
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    words.push(g.outcome.result().to_string());
+    words
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 use std::fmt;
 use std::time::Duration;
 
+mod error;
 mod syntax;
+pub use error::{SeatError, ValueFault};
 pub use syntax::{parse_seat, split_words};
 
 /// Which protocol an engine speaks.

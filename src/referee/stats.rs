@@ -159,26 +159,9 @@ fn elo_text(elo: f64) -> String {
     }
 }
 
-/// Prints the summary in the manner of cutechess-cli: wins - losses - draws, the Elo
-/// difference and the half-width of its interval, the pentanomial counts when the interval is
-/// pentanomial, and the SPRT if any.
-impl fmt::Display for Summary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let opponent = if self.opponent.is_empty() {
-            "nobody"
-        } else {
-            &self.opponent
-        };
-        let score = self.score().map_or("n/a".to_owned(), |s| format!("{s:.3}"));
-        writeln!(
-            f,
-            "Score of {} vs {opponent}: {} - {} - {}  [{score}] {} games",
-            self.engine,
-            self.wins,
-            self.losses,
-            self.draws,
-            self.games()
-        )?;
+impl Summary {
+    /// The `Elo difference:` line: the figure, and the interval when there is one.
+    fn write_elo(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.elo(), self.elo_interval()) {
             (None, _) => writeln!(f, "Elo difference: n/a")?,
             (Some(elo), None) => writeln!(f, "Elo difference: {}", elo_text(elo))?,
@@ -204,6 +187,31 @@ impl fmt::Display for Summary {
                 }
             }
         }
+        Ok(())
+    }
+}
+
+/// Prints the summary in the manner of cutechess-cli: wins - losses - draws, the Elo
+/// difference and the half-width of its interval, the pentanomial counts when the interval is
+/// pentanomial, and the SPRT if any.
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opponent = if self.opponent.is_empty() {
+            "nobody"
+        } else {
+            &self.opponent
+        };
+        let score = self.score().map_or("n/a".to_owned(), |s| format!("{s:.3}"));
+        writeln!(
+            f,
+            "Score of {} vs {opponent}: {} - {} - {}  [{score}] {} games",
+            self.engine,
+            self.wins,
+            self.losses,
+            self.draws,
+            self.games()
+        )?;
+        self.write_elo(f)?;
         if let Some(p) = self.pentanomial {
             writeln!(
                 f,

@@ -292,8 +292,8 @@ impl Default for Core {
 pub struct PerftDivide {
     /// The depth counted.
     pub(crate) depth: u32,
-    /// Each root turn (as written) with the sequences under it.
-    pub(crate) split: Vec<(String, u64)>,
+    /// Each root turn with the sequences under it.
+    pub(crate) split: Vec<(crate::notation::WireTurn, u64)>,
 }
 
 impl PerftDivide {

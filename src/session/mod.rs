@@ -7,6 +7,7 @@
 mod cecp;
 mod core;
 mod error;
+mod jobs;
 mod plies;
 mod uci;
 mod worker;
@@ -15,7 +16,7 @@ use std::sync::mpsc::Sender;
 
 pub use self::core::{Core, MAX_PERFT_DEPTH, PerftDivide};
 pub use self::error::PositionError;
-use self::worker::{Job, Worker};
+use self::worker::Worker;
 
 /// Longest input line a session takes, in bytes (a `position` with thousands of turns fits
 /// many times over). A driver drops a longer line unread and reports it as
@@ -156,30 +157,6 @@ impl Session {
         }
     }
 
-    /// A search's progress report, shown as the dialect and the search's purpose want.
-    fn progress(&mut self, id: u64, choice: &crate::player::Choice) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some((worker, purpose)) = &self.worker
-            && worker.id() == id
-        {
-            if let Some((_, depth, nodes)) = &mut self.cecp.progress {
-                (*depth, *nodes) = (choice.depth, choice.nodes);
-            }
-            if !self.secret() {
-                self.reported = Some((choice.depth, choice.nodes));
-            }
-            match purpose {
-                Purpose::UciGo { .. } => out.push(uci::info_line(choice, self.secret())),
-                Purpose::CecpMove | Purpose::CecpAnalyze => {
-                    let show = self.cecp.post || *purpose == Purpose::CecpAnalyze;
-                    self.cecp_thinking(choice, show, &mut out);
-                }
-                Purpose::CecpHint | Purpose::Perft => {}
-            }
-        }
-        out
-    }
-
     /// A line from the GUI; the first one chooses the dialect.
     fn line(&mut self, mut line: String) -> Vec<String> {
         if self.finished {
@@ -217,107 +194,6 @@ impl Session {
     /// Whether a search is running, whose events the driver must still deliver.
     pub fn is_busy(&self) -> bool {
         self.worker.is_some()
-    }
-
-    /// Starts a job on a worker thread; its answer comes when it finishes (or is halted).
-    fn start(&mut self, job: Job, purpose: Purpose, out: &mut Vec<String>) {
-        self.next_worker += 1;
-        match Worker::start(
-            self.next_worker,
-            job,
-            self.core.game().clone(),
-            self.core.history_keys(),
-            self.core.rng(),
-            self.core.table(),
-            self.core.sealed_table(),
-            self.events.clone(),
-        ) {
-            Ok(worker) => {
-                self.worker = Some((worker, purpose));
-                self.cecp.progress = Some((std::time::Instant::now(), 0, 0));
-                self.reported = None;
-            }
-            Err(e) => out.push(self.error_line(&format!("cannot start a thread: {e}"))),
-        }
-    }
-
-    /// Stops a running worker, waits for it, and answers for it (`deliver`) or drops its
-    /// answer; in UCI also releases a held bestmove. Every command that changes state calls
-    /// this first, so answers always come in order.
-    fn halt(&mut self, deliver: bool, out: &mut Vec<String>) {
-        if let Some((worker, _)) = &self.worker {
-            worker.stop();
-            self.collect(true, deliver, out);
-        }
-        if let Some(choice) = self.uci.held.take() {
-            self.uci_answer(&choice, out);
-        }
-        if std::mem::take(&mut self.uci.held_none) {
-            out.push(uci::no_move());
-        }
-    }
-
-    /// Whether the move being chosen must stay secret until it is opened: commit–reveal
-    /// mode in a sealed game. Nothing printed before the opening may then show a line, a
-    /// strategy or a score.
-    fn secret(&self) -> bool {
-        self.core.commit_mode() && self.core.game().side_to_move().is_none()
-    }
-
-    /// Whether `choice`'s analysis was already shown as the search's last iteration.
-    fn already_shown(&self, choice: &crate::player::Choice) -> bool {
-        self.reported == Some((choice.depth, choice.nodes))
-    }
-
-    /// Joins the worker and turns its result into lines.
-    fn collect(&mut self, stopped: bool, deliver: bool, out: &mut Vec<String>) {
-        let Some((worker, purpose)) = self.worker.take() else {
-            return;
-        };
-        let Some(outcome) = worker.join() else {
-            out.push(self.error_line("the search failed"));
-            return;
-        };
-        match outcome {
-            worker::Found::Perft(Some(divide)) => {
-                if deliver {
-                    let depth = match purpose {
-                        Purpose::Perft => self.perft_depth,
-                        _ => 0,
-                    };
-                    out.extend(
-                        core::PerftDivide {
-                            depth,
-                            split: divide,
-                        }
-                        .lines(),
-                    );
-                }
-            }
-            worker::Found::Perft(None) => {
-                if deliver {
-                    out.push(self.comment_line("perft stopped"));
-                }
-            }
-            worker::Found::Think(choice, rng) => {
-                self.core.set_rng(rng);
-                match purpose {
-                    Purpose::UciGo { hold } => self.uci_finished(choice, hold && !stopped, out),
-                    Purpose::CecpMove if deliver => self.cecp_finished(choice, out),
-                    Purpose::CecpHint if deliver => {
-                        if let Some(c) = choice {
-                            out.push(crate::protocol::cecp::EngineLine::Hint(c.mv).to_string());
-                        }
-                    }
-                    Purpose::CecpAnalyze if deliver => {
-                        if let Some(c) = choice {
-                            self.cecp_thinking(&c, !self.already_shown(&c), out);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
     }
 
     /// An error line in the session's dialect.

@@ -39,7 +39,7 @@ pub(crate) enum Found {
     /// The choice (none: no allowed legal move), and the generator to continue with.
     Think(Option<Choice>, Rng),
     /// perft lines, or `None` when stopped.
-    Perft(Option<Vec<(String, u64)>>),
+    Perft(Option<Vec<(crate::notation::WireTurn, u64)>>),
 }
 
 /// A running worker.
@@ -130,20 +130,23 @@ fn run(
             allowed,
             limits,
         } => {
-            let choice = match game.side_to_move() {
-                Some(_) => player::choose_with_table(
-                    game, history, &allowed, limits, stop, table, progress,
-                ),
-                None => match game {
-                    // The session's sealed table, kept between moves.
-                    Game::Apocalypse(p) if game.outcome().is_none() => {
-                        simsearch::choose_with_table(
-                            p, side, &allowed, limits, stop, &mut rng, sealed, progress,
-                        )
-                    }
-                    _ => player::choose(game, side, &allowed, limits, stop, &mut rng, progress),
-                },
+            let ask = player::Ask {
+                side,
+                history,
+                allowed: &allowed,
+                limits,
             };
+            let tables = player::Tables::Kept {
+                alternating: table,
+                sealed,
+            };
+            let with = player::Thinking {
+                stop,
+                rng: &mut rng,
+                tables,
+                progress,
+            };
+            let choice = player::think(game, &ask, with);
             Found::Think(choice, rng)
         }
         Job::Perft(depth) => Found::Perft(game.perft_divide_until(depth, stop)),

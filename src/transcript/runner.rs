@@ -181,6 +181,26 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Reads output until a line that `matched` accepts, skipping the lines the patterns in
+    /// force allow.
+    fn expect(&mut self, step: &'a Step, matched: impl Fn(&str) -> bool) -> Result<(), Failure> {
+        let line = step.line;
+        let expected = |runner: &Self| runner.expected_with_skips(format!("`{}`", step.action));
+        loop {
+            let Some(got) = self.receive(line, &expected, self.timeout)? else {
+                let got = self.nothing(self.timeout);
+                return Err(self.fail(line, expected(self), got));
+            };
+            if matched(&got) {
+                self.skips.clear();
+                return Ok(());
+            }
+            if !self.skippable(&got) {
+                return Err(self.fail(line, expected(self), format!("`< {got}`")));
+            }
+        }
+    }
+
     fn step(&mut self, step: &'a Step) -> Result<(), Failure> {
         let line = step.line;
         match &step.action {
@@ -191,28 +211,8 @@ impl<'a> Runner<'a> {
                     return Err(self.fail(line, expected, format!("a write error: {e}")));
                 }
             }
-            Action::Expect(_) | Action::ExpectMatch(_) => {
-                let expected =
-                    |runner: &Self| runner.expected_with_skips(format!("`{}`", step.action));
-                loop {
-                    let Some(got) = self.receive(line, &expected, self.timeout)? else {
-                        let got = self.nothing(self.timeout);
-                        return Err(self.fail(line, expected(self), got));
-                    };
-                    let matched = match &step.action {
-                        Action::Expect(text) => got == *text,
-                        Action::ExpectMatch(pattern) => pattern.matches(&got),
-                        _ => unreachable!("only expectations reach here"),
-                    };
-                    if matched {
-                        self.skips.clear();
-                        break;
-                    }
-                    if !self.skippable(&got) {
-                        return Err(self.fail(line, expected(self), format!("`< {got}`")));
-                    }
-                }
-            }
+            Action::Expect(text) => self.expect(step, |got| got == text)?,
+            Action::ExpectMatch(pattern) => self.expect(step, |got| pattern.matches(got))?,
             Action::Skip(pattern) => self.skips.push(pattern),
             Action::Eof => {
                 self.record("@ eof".to_string());

@@ -1,4 +1,5 @@
 use super::*;
+use quill::variants::gladiator::{Position, Rules};
 
 /// A game of `quill match --pgn` (Gladiator, 27 plies), with its round number.
 fn game(round: u32, result: &str) -> String {

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Ask, Driver, Forfeit, Link, NewGame, forfeit};
+use super::{Ask, Driver, Forfeit, Link, Starting, forfeit, start_options};
 use crate::notation::{WireMove, WireTurn};
 use crate::protocol::cecp::CecpCommand;
 use crate::referee::engine::Meaning;
@@ -42,12 +42,8 @@ fn send(link: &mut Link, command: CecpCommand) -> bool {
 impl CecpDriver {
     /// Reads the `feature` lines, answering each (but `done`) with `accepted` or `rejected`,
     /// until `done=1` or a silence of 2 seconds; `done=0` suspends the timer up to `deadline`.
-    fn read_features(
-        &mut self,
-        link: &mut Link,
-        inbox: &mut Inbox,
-        deadline: Instant,
-    ) -> Result<Offer, Forfeit> {
+    fn read_features(&mut self, s: &mut Starting<'_>) -> Result<Offer, Forfeit> {
+        let (link, inbox, deadline) = (&mut *s.link, &mut *s.inbox, s.deadline);
         let mut offer = Offer::default();
         let mut done = false;
         let mut until = later(Instant::now(), Duration::from_secs(2));
@@ -87,13 +83,8 @@ impl CecpDriver {
     }
 
     /// `new`, the variant, the options and the limits, synced with `ping 1`.
-    fn setup(
-        &mut self,
-        link: &mut Link,
-        inbox: &mut Inbox,
-        deadline: Instant,
-        game: &NewGame,
-    ) -> Result<(), Forfeit> {
+    fn setup(&mut self, s: &mut Starting<'_>) -> Result<(), Forfeit> {
+        let (link, inbox, deadline, game) = (&mut *s.link, &mut *s.inbox, s.deadline, s.game);
         send(link, CecpCommand::New);
         send(link, CecpCommand::Variant(game.variant.to_string()));
         send(link, CecpCommand::Force);
@@ -101,11 +92,8 @@ impl CecpDriver {
             name,
             value: Some(value),
         };
-        for (k, v) in link.spec.options.clone() {
+        for (k, v) in start_options(link, game, self.commit_option, "1") {
             send(link, option(k, v));
-        }
-        if game.wants_commit && self.commit_option {
-            send(link, option("SealedCommit".to_owned(), "1".to_owned()));
         }
         send(link, CecpCommand::Post);
         send(link, CecpCommand::Easy);
@@ -155,19 +143,14 @@ fn check_offer(link: &Link, offer: &Offer, variant: Variant) -> Result<(), Forfe
 }
 
 impl Driver for CecpDriver {
-    fn start(
-        &mut self,
-        link: &mut Link,
-        inbox: &mut Inbox,
-        deadline: Instant,
-        game: &NewGame,
-    ) -> Result<(), Forfeit> {
+    fn start(&mut self, mut s: Starting<'_>) -> Result<(), Forfeit> {
         self.pings = 1;
-        send(link, CecpCommand::Xboard);
-        send(link, CecpCommand::Protover(2));
-        let offer = self.read_features(link, inbox, deadline)?;
-        check_offer(link, &offer, game.variant)?;
-        self.setup(link, inbox, deadline, game)?;
+        send(s.link, CecpCommand::Xboard);
+        send(s.link, CecpCommand::Protover(2));
+        let offer = self.read_features(&mut s)?;
+        check_offer(s.link, &offer, s.game.variant)?;
+        self.setup(&mut s)?;
+        let (link, game) = (s.link, s.game);
         if let Some(fen) = game.fen {
             send(link, CecpCommand::SetBoard(fen.to_owned()));
         }

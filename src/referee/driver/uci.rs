@@ -2,9 +2,9 @@
 //! `ucinewgame` synced with `isready`; every request sends the whole game (`position`) and
 //! `go` with the limits. A UCI engine keeps no board between requests, so moves are not told.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Ask, Driver, Forfeit, Link, NewGame};
+use super::{Ask, Driver, Forfeit, Link, Starting, start_options};
 use crate::notation::WireMove;
 use crate::protocol::uci::{GoParams, PositionStart, UciCommand};
 use crate::referee::engine::Meaning;
@@ -52,13 +52,13 @@ fn go(link: &Link, ask: &Ask) -> UciCommand {
 }
 
 impl Driver for UciDriver {
-    fn start(
-        &mut self,
-        link: &mut Link,
-        inbox: &mut Inbox,
-        deadline: Instant,
-        game: &NewGame,
-    ) -> Result<(), Forfeit> {
+    fn start(&mut self, s: Starting<'_>) -> Result<(), Forfeit> {
+        let Starting {
+            link,
+            inbox,
+            deadline,
+            game,
+        } = s;
         send(link, UciCommand::Uci);
         link.wait_for(inbox, deadline, "uciok", |m| match m {
             Meaning::UciOk => Some(()),
@@ -72,11 +72,8 @@ impl Driver for UciDriver {
         if self.variant_option {
             send(link, set("UCI_Variant", game.variant.to_string()));
         }
-        for (k, v) in link.spec.options.clone() {
+        for (k, v) in start_options(link, game, self.commit_option, "true") {
             send(link, set(&k, v));
-        }
-        if game.wants_commit && self.commit_option {
-            send(link, set("SealedCommit", "true".to_owned()));
         }
         send(link, UciCommand::UciNewGame);
         send(link, UciCommand::IsReady);

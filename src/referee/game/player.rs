@@ -110,6 +110,33 @@ pub(super) enum Answer {
     Commit(String, Instant),
 }
 
+/// Why a probed seat cannot play (the referee starts every engine seat once before a match).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeError {
+    /// It could not be started, exited during the handshake or refused an option, in the
+    /// words a game would record.
+    Unfit(String),
+    /// Its command exited with status 127: the shell found no such command.
+    NoCommand {
+        /// What a game would record.
+        why: String,
+        /// The seat's command.
+        cmd: String,
+    },
+}
+
+impl std::fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeError::Unfit(why) => f.write_str(why),
+            ProbeError::NoCommand { why, cmd } => write!(
+                f,
+                "{why} (exit status 127: the shell found no such command: {cmd})"
+            ),
+        }
+    }
+}
+
 /// Starts the engine of seat `i` as a game would (the handshake, its options, the variant) and
 /// stops it: a match probes every engine seat before its first game, so that a command that does
 /// not run or an option the engine refuses stops the match instead of forfeiting every game.
@@ -119,14 +146,15 @@ pub(super) enum Answer {
 /// # Errors
 /// Why the seat cannot play (it could not be started, it exited during the handshake, or it
 /// refused an option), in the words a game would record.
-pub(crate) fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), String> {
+pub(crate) fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(), ProbeError> {
     let Seat::Engine(spec) = seats[i] else {
         return Ok(());
     };
     let mut dialects = [None, None];
     dialects[i] = Some(spec.dialect);
     let (mut inbox, tx) = Inbox::new(dialects, Dialogue::default());
-    let mut e = EngineSeat::spawn(spec, i, tx, Dialogue::default()).map_err(|f| f.why)?;
+    let mut e = EngineSeat::spawn(spec, i, tx, Dialogue::default())
+        .map_err(|f| ProbeError::Unfit(f.why))?;
     let human = seats.iter().any(|s| matches!(s, Seat::Human { .. }));
     let game = NewGame {
         variant,
@@ -139,13 +167,15 @@ pub(crate) fn probe(variant: Variant, seats: [&Seat; 2], i: usize) -> Result<(),
     e.quit(Duration::from_millis(500));
     match started {
         Ok(()) => Ok(()),
-        Err(f) if f.why.contains(" refused an option") => Err(f.why),
-        Err(f) if exited == Some(Some(127)) => Err(format!(
-            "{} (exit status 127: the shell found no such command: {})",
-            f.why, spec.cmd
-        )),
+        Err(f) if f.why.contains(" refused an option") => Err(ProbeError::Unfit(f.why)),
+        Err(f) if exited == Some(Some(127)) => Err(ProbeError::NoCommand {
+            why: f.why,
+            cmd: spec.cmd.clone(),
+        }),
         // It ended its output or exited by itself (not a flood the referee cut short).
-        Err(f) if f.why.contains(" exited (") || f.why.contains(" closed its output") => Err(f.why),
+        Err(f) if f.why.contains(" exited (") || f.why.contains(" closed its output") => {
+            Err(ProbeError::Unfit(f.why))
+        }
         Err(f) => {
             log::warn!("{}: {} (the games will tell)", spec.name, f.why);
             Ok(())

@@ -1,7 +1,6 @@
 //! The seat syntax: `--engine KEY=VALUE …` words (quoted as a shell would), read with `nom`
 //! into a [`Seat`], every number and duration bounded with an error that names the word.
 
-use std::fmt;
 use std::time::Duration;
 
 use nom::branch::alt;
@@ -11,94 +10,79 @@ use nom::combinator::{all_consuming, map, opt, value};
 use nom::sequence::{preceded, separated_pair};
 use nom::{IResult, Parser};
 
+use super::error::{SeatError, ValueFault};
 use super::*;
 use crate::referee::results::valid_name;
 
-/// A whole number of at most `max`, for the word `word`.
-fn whole<T: std::str::FromStr + PartialOrd + fmt::Display + Copy>(
-    word: &str,
+/// A whole number of at most `max`.
+fn whole<T: std::str::FromStr + PartialOrd + Into<u64> + Copy>(
     text: &str,
     max: T,
-) -> Result<T, String> {
+) -> Result<T, ValueFault> {
     let n = if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         // All digits: only too many of them fails to parse.
         text.parse::<T>().ok().filter(|n| *n <= max)
     } else {
-        return Err(format!("{word}: '{text}' is not a whole number"));
+        return Err(ValueFault::NotWhole(text.to_string()));
     };
-    n.ok_or_else(|| format!("{word}: {text} is more than the maximum, {max}"))
+    n.ok_or_else(|| ValueFault::TooLarge {
+        text: text.to_string(),
+        max: max.into(),
+    })
 }
 
 /// Seconds as `12`, `0.5`, or `1:30` (minutes:seconds), at most [`MAX_SECONDS`].
-fn seconds(word: &str, text: &str) -> Result<Duration, String> {
-    let decimal = |t: &str| -> Result<f64, String> {
+fn seconds(text: &str) -> Result<Duration, ValueFault> {
+    let decimal = |t: &str| -> Result<f64, ValueFault> {
         let (int, frac) = t.split_once('.').unwrap_or((t, "0"));
         let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
         if !digits(int) || !digits(frac) {
-            return Err(format!(
-                "{word}: '{text}' is not seconds (12, 0.5 or MINUTES:SECONDS)"
-            ));
+            return Err(ValueFault::NotSeconds(text.to_string()));
         }
         // Digits only: a finite number (or one too large, which the cap below refuses).
-        t.parse::<f64>().map_err(|e| format!("{word}: {e}"))
+        t.parse::<f64>().map_err(ValueFault::Float)
     };
     let secs = match text.split_once(':') {
         Some((m, sec)) => {
             // At most a day of minutes: exact in an f64.
-            let minutes = whole(word, m, MAX_SECONDS / 60)? as f64;
+            let minutes = whole(m, MAX_SECONDS / 60)? as f64;
             minutes * 60.0 + decimal(sec)?
         }
         None => decimal(text)?,
     };
-    let max = MAX_SECONDS as f64;
-    if secs > max {
-        return Err(format!(
-            "{word}: {text} seconds is more than the maximum, {MAX_SECONDS} s"
-        ));
+    if secs > MAX_SECONDS as f64 {
+        return Err(ValueFault::TooManySeconds(text.to_string()));
     }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("{word}: {e}"))
-}
-
-/// What is wrong with a seat word that does not parse, named as precisely as it can be: the
-/// key's own complaint when the key is known, else the list of keys.
-fn bad_word(w: &str) -> String {
-    let (key, value) = w.split_once('=').unwrap_or((w, ""));
-    match key {
-        "proto" => format!("proto: '{value}' is not a dialect (uci, cecp or xboard)"),
-        "tc" => format!("tc: '{value}' is not a time control ({TIME_CONTROL})"),
-        "st" => format!("st: '{value}' is not seconds (12, 0.5 or MINUTES:SECONDS)"),
-        "depth" | "nodes" => format!("{key}: '{value}' is not a whole number"),
-        "name" | "cmd" | "dir" => format!("{key}: the value is empty"),
-        _ => format!(
-            "'{w}' is not a seat word: '{key}' is none of the keys (name=, cmd=, dir=, \
-             proto=uci|cecp, option.NAME=VALUE, tc={TIME_CONTROL}, st=SECONDS, depth=N, \
-             nodes=N, human)"
-        ),
-    }
+    Duration::try_from_secs_f64(secs).map_err(ValueFault::Duration)
 }
 
 /// The forms of a `tc=` value.
-const TIME_CONTROL: &str = "SECONDS[+INC] or MOVES/SECONDS[+INC]";
+pub(super) const TIME_CONTROL: &str = "SECONDS[+INC] or MOVES/SECONDS[+INC]";
 
 /// `[MOVES/]BASE[+INC]`: `40/60+0.5`, `10+0.1`, `1:00`; an error names the whole value and the
 /// part that is wrong.
-fn clock(word: &str, text: &str) -> Result<TimeControl, String> {
-    clock_parts(word, text).map_err(|why| {
-        let why = why.strip_prefix(&format!("{word}: ")).unwrap_or(&why);
-        format!("{word}: '{text}' is not a time control ({TIME_CONTROL}): {why}")
+fn clock(text: &str) -> Result<TimeControl, ValueFault> {
+    clock_parts(text).map_err(|why| ValueFault::Clock {
+        text: text.to_string(),
+        why: Box::new(why),
     })
 }
 
-fn clock_parts(word: &str, text: &str) -> Result<TimeControl, String> {
+fn clock_parts(text: &str) -> Result<TimeControl, ValueFault> {
     let (moves, rest) = match text.split_once('/') {
-        Some((m, rest)) => (whole(word, m, MAX_SESSION_MOVES)?, rest),
+        Some((m, rest)) => (whole(m, MAX_SESSION_MOVES)?, rest),
         None => (0, text),
     };
     let (base, inc) = match rest.split_once('+') {
-        Some((b, i)) => (seconds(word, b)?, seconds(word, i)?),
-        None => (seconds(word, rest)?, Duration::ZERO),
+        Some((b, i)) => (seconds(b)?, seconds(i)?),
+        None => (seconds(rest)?, Duration::ZERO),
     };
     Ok(TimeControl { moves, base, inc })
+}
+
+/// Names the word whose value is at fault.
+fn of(word: &'static str) -> impl Fn(ValueFault) -> SeatError {
+    move |fault| SeatError::Value { word, fault }
 }
 
 fn rest(input: &str) -> IResult<&str, String> {
@@ -141,7 +125,7 @@ fn word(input: &str) -> IResult<&str, Word> {
 ///
 /// # Errors
 /// A quote is not closed.
-pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+pub fn split_words(text: &str) -> Result<Vec<String>, SeatError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -167,7 +151,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("an unclosed quote in '{text}'"));
+        return Err(SeatError::UnclosedQuote(text.to_string()));
     }
     if in_word {
         words.push(word);
@@ -180,7 +164,11 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 ///
 /// # Errors
 /// A word that is not one of the keys, a bad value, a missing `cmd`, or a bad name.
-pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Result<Seat, String> {
+pub fn parse_seat(
+    words: &[String],
+    each: &[String],
+    default_name: &str,
+) -> Result<Seat, SeatError> {
     let mut human = false;
     let mut name = None;
     let mut cmd = None;
@@ -189,7 +177,7 @@ pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Resu
     let mut options = Vec::new();
     let mut limits = Limits::default();
     for w in each.iter().chain(words) {
-        let (_, parsed) = word(w).map_err(|_| bad_word(w))?;
+        let (_, parsed) = word(w).map_err(|_| SeatError::BadWord(w.clone()))?;
         match parsed {
             Word::Human => human = true,
             Word::Name(n) => name = Some(n),
@@ -200,22 +188,22 @@ pub fn parse_seat(words: &[String], each: &[String], default_name: &str) -> Resu
                 options.retain(|(old, _): &(String, String)| *old != k);
                 options.push((k, v));
             }
-            Word::Tc(c) => limits.clock = Some(clock("tc", &c)?),
-            Word::St(t) => limits.movetime = Some(seconds("st", &t)?),
-            Word::Depth(d) => limits.depth = Some(whole("depth", &d, MAX_DEPTH)?),
-            Word::Nodes(n) => limits.nodes = Some(whole("nodes", &n, MAX_NODES)?),
+            Word::Tc(c) => limits.clock = Some(clock(&c).map_err(of("tc"))?),
+            Word::St(t) => limits.movetime = Some(seconds(&t).map_err(of("st"))?),
+            Word::Depth(d) => limits.depth = Some(whole(&d, MAX_DEPTH).map_err(of("depth"))?),
+            Word::Nodes(n) => limits.nodes = Some(whole(&n, MAX_NODES).map_err(of("nodes"))?),
         }
     }
     let name = name.unwrap_or_else(|| default_name.to_string());
     if !valid_name(&name) {
-        return Err(format!(
-            "seat name '{name}': use letters, digits and . _ + - only"
-        ));
+        return Err(SeatError::BadName(name));
     }
     if human {
         return Ok(Seat::Human { name });
     }
-    let cmd = cmd.ok_or_else(|| format!("seat {name}: no cmd= (or say `human`)"))?;
+    let Some(cmd) = cmd else {
+        return Err(SeatError::NoCmd(name));
+    };
     Ok(Seat::Engine(EngineSpec {
         name,
         cmd,
@@ -312,7 +300,9 @@ mod tests {
             ("depth=10001", "depth:"),
             ("nodes=18446744073709551616", "nodes:"),
         ] {
-            let err = parse_seat(&words(&format!("cmd=q {bad}")), &[], "a").unwrap_err();
+            let err = parse_seat(&words(&format!("cmd=q {bad}")), &[], "a")
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(word), "{bad}: {err}");
         }
         let Seat::Engine(e) = parse_seat(&words("cmd=q tc=10000/1440:00+86400"), &[], "a").unwrap()

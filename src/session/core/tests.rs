@@ -60,16 +60,23 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
     };
     let stop = AtomicBool::new(false);
     let choose = |history: &[u64]| {
-        crate::player::choose_with_table(
-            core.game(),
+        let ask = crate::player::Ask {
+            side: crate::variant::Side::White,
             history,
-            &allowed,
+            allowed: &allowed,
             limits,
-            &stop,
-            &mut TransTable::new(1).unwrap(),
-            &mut |_| {},
-        )
-        .expect("a choice")
+        };
+        let tables = crate::player::Tables::Kept {
+            alternating: &mut TransTable::new(1).unwrap(),
+            sealed: &mut crate::simsearch::JointTable::default(),
+        };
+        let with = crate::player::Thinking {
+            stop: &stop,
+            rng: &mut crate::rng::Rng::new(1),
+            tables,
+            progress: &mut |_| {},
+        };
+        crate::player::think(core.game(), &ask, with).expect("a choice")
     };
     let repeated = choose(&core.history_keys());
     assert_eq!(repeated.mv.to_string(), "g10f10");

@@ -1,6 +1,7 @@
 //! Printing and reading back the engine's lines.
 
 use super::*;
+use crate::protocol::CommandError;
 
 fn mv(text: &str) -> WireMove {
     parse_move(text).unwrap()
