@@ -15,7 +15,7 @@ pub enum StartError {
     /// The path of this program, for the default engines.
     Program(std::io::Error),
     /// `--each` is not a list of words (the referee's reason).
-    Words(String),
+    Words(crate::referee::seat::SeatError),
     /// An `--engine` seat (or `--person-tc`) is refused.
     Seat(SeatError),
     /// `--variant` names no variant.
@@ -35,7 +35,7 @@ impl fmt::Display for StartError {
         match self {
             StartError::Token(e) => write!(f, "no random bytes for the token: {e}"),
             StartError::Program(e) => write!(f, "cannot find this program: {e}"),
-            StartError::Words(why) => f.write_str(why),
+            StartError::Words(why) => write!(f, "{why}"),
             StartError::Seat(e) => write!(f, "{e}"),
             StartError::Variant(name) => write!(
                 f,

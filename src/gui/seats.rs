@@ -32,7 +32,7 @@ pub(crate) type Spec = EngineSpec;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatError {
     /// The referee's reason (the seat syntax).
-    Syntax(String),
+    Syntax(crate::referee::seat::SeatError),
     /// A `human` seat: the page seats people (the `--engine` text, when there is one).
     Person(Option<String>),
 }
@@ -40,7 +40,7 @@ pub enum SeatError {
 impl fmt::Display for SeatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SeatError::Syntax(why) => f.write_str(why),
+            SeatError::Syntax(why) => write!(f, "{why}"),
             SeatError::Person(Some(text)) => write!(
                 f,
                 "--engine '{text}': people are seated from the page, not with --engine"

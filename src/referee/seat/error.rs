@@ -98,12 +98,6 @@ impl fmt::Display for SeatError {
 
 impl std::error::Error for SeatError {}
 
-impl From<SeatError> for String {
-    fn from(e: SeatError) -> String {
-        e.to_string()
-    }
-}
-
 /// What is wrong with a seat word that does not parse, named as precisely as it can be: the
 /// key's own complaint when the key is known, else the list of keys.
 fn bad_word(f: &mut fmt::Formatter<'_>, w: &str) -> fmt::Result {
