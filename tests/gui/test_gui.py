@@ -78,8 +78,10 @@ def enter_move(d, rng, prefer=None):
             en = entry(d)
             if en["legs"] == legs and (en["next"] or en["promotions"] or en["complete"]):
                 return "more"
-            if en["legs"] == [] and not d.execute_script(
-                    "return document.querySelector('#choices').children.length"):
+            # Sent: the entry is reset. Its choices are empty, unless the next turn has begun
+            # with nothing to enter but a pass (its button is then the one choice shown).
+            if en["legs"] == [] and (en["next"] == ["0000"] or not d.execute_script(
+                    "return document.querySelector('#choices').children.length")):
                 return "sent"
             return None
         r = h.wait(d, settled, what="the move to be sent or continued")
