@@ -31,8 +31,12 @@ pub fn evaluate(p: &Position) -> f64 {
 ///
 /// Terms, for each side: footmen 1 each (a side whose last footman goes loses, so a lone
 /// footman is worth 0.4 less), horsemen 1.25 each, a penalty point −1.5 (a second one loses),
-/// footman advance 0.05 a rank, and horseman mobility 0.02 a square. A horseman standing
-/// where an enemy footman captures it next turn is worth 0.3 less (knight safety).
+/// footman advance 0.05 a rank (none for a lone footman: pushing it only brings it to the
+/// far rank, where it promotes away the side's last footman or sticks), and horseman
+/// mobility 0.02 a square. A horseman standing where an enemy footman captures it next turn
+/// is worth 0.3 less (knight safety); a footman an enemy horseman attacks 0.15 less, and a
+/// lone one 0.6 less (its capture ends the game). Without the threat terms a threat that
+/// resolves next turn is seen only at every other depth, so even and odd depths disagreed.
 pub(crate) fn heuristic(p: &Position) -> f64 {
     logistic(balance(p))
 }
@@ -66,18 +70,43 @@ const FILE_A: u32 = 0b00001_00001_00001_00001_00001;
 const FILE_E: u32 = FILE_A << 4;
 const RANK_1: u32 = 0b11111;
 
+/// A footman an enemy horseman could capture next turn, in hundredths.
+const HIT: i32 = 15;
+/// A side's only footman an enemy horseman could capture next turn (which would lose the
+/// game), in hundredths.
+const LONE_HIT: i32 = 60;
+
 /// A side's score in hundredths of a footman.
 fn side_score(p: &Position, side: Side) -> i32 {
     let footmen = p.footmen(side);
     let horsemen = p.horsemen(side);
     let count = popcount(footmen) as i32;
-    let lone = if count == 1 { 40 } else { 0 };
     let exposed = popcount(horsemen & footman_attacks(p, side.opponent())) as i32;
+    let hit = footmen & horseman_attacks(p.horsemen(side.opponent()));
+    // A lone footman: worth less, pushing it gains nothing (it only nears the far rank,
+    // where it promotes away the side's last footman or sticks), and a horseman's threat on
+    // it is a threat on the game.
+    let (lone, advanced, hits) = if count == 1 {
+        (40, 0, if hit != 0 { LONE_HIT } else { 0 })
+    } else {
+        (0, 5 * advance(footmen, side), HIT * popcount(hit) as i32)
+    };
     100 * count - lone + 125 * popcount(horsemen) as i32
         - 30 * exposed
+        - hits
         - 150 * i32::from(p.penalties(side))
-        + 5 * advance(footmen, side)
+        + advanced
         + 2 * mobility(horsemen, footmen | horsemen)
+}
+
+/// Squares the horsemen `h` attack (a knight's jump from any of them).
+fn horseman_attacks(mut h: u32) -> u32 {
+    let mut att = 0;
+    while h != 0 {
+        att |= KNIGHT[h.trailing_zeros() as usize];
+        h &= h - 1;
+    }
+    att
 }
 
 /// Sum over the footmen `f` of the ranks each has advanced from its side's back rank
@@ -120,16 +149,43 @@ mod tests {
         Position::from_fen(Rules::Seed, fen).unwrap()
     }
 
-    /// The logistic of the previous floating-point formula, for comparison.
+    /// Whether a knight's jump joins squares `a` and `b` (indices `rank * 5 + file`).
+    fn jump(a: u32, b: u32) -> bool {
+        let (df, dr) = ((a % 5).abs_diff(b % 5), (a / 5).abs_diff(b / 5));
+        (df, dr) == (1, 2) || (df, dr) == (2, 1)
+    }
+
+    /// The squares of a bitboard.
+    fn squares(b: u32) -> Vec<u32> {
+        (0..25).filter(|i| b >> i & 1 == 1).collect()
+    }
+
+    /// The logistic of the floating-point formula of [`heuristic`]'s documentation, square
+    /// by square, for comparison.
     fn by_formula(p: &Position) -> f64 {
         let side = |s: Side| {
             let f = p.footmen(s).count_ones();
             let lone = if f == 1 { 0.4 } else { 0.0 };
             let exposed = (p.horsemen(s) & footman_attacks(p, s.opponent())).count_ones();
+            let enemy = squares(p.horsemen(s.opponent()));
+            let hit = squares(p.footmen(s))
+                .into_iter()
+                .filter(|&q| enemy.iter().any(|&h| jump(q, h)))
+                .count() as f64;
+            let hits = match f {
+                1 => 0.6 * hit,
+                _ => 0.15 * hit,
+            };
+            let advance = if f == 1 {
+                0.0
+            } else {
+                0.05 * f64::from(p.footman_advance(s))
+            };
             f64::from(f) - lone + 1.25 * f64::from(p.horsemen(s).count_ones())
                 - 0.3 * f64::from(exposed)
+                - hits
                 - 1.5 * f64::from(p.penalties(s))
-                + 0.05 * f64::from(p.footman_advance(s))
+                + advance
                 + 0.02 * f64::from(p.horseman_mobility(s))
         };
         let d = side(Side::White) - side(Side::Black);
@@ -144,6 +200,8 @@ mod tests {
             "4n/1p3/5/2P2/N4 w - - 0 1 0/0",
             "n3n/1P1P1/5/1p1p1/N3N w - - 0 1 0/1",
             "2n2/P4/5/4p/2N2 w - - 0 1 0/0",
+            "5/1p3/3N1/P4/4n w - - 0 1 0/0",
+            "n3n/5/1P1P1/5/2N2 w - - 0 1 0/0",
         ];
         for fen in fens {
             let p = pos(fen);
@@ -164,12 +222,22 @@ mod tests {
 
     #[test]
     fn balances_by_hand() {
-        // White: footmen c2 (advanced 1), horseman a1 (b3, c2 own → 1 square). Black:
-        // footman b4 (advanced 1), horseman e5 (c4, d3 → 2 squares).
+        // White: lone footman c2 (no advance bonus), horseman a1 (b3, c2 own → 1 square).
+        // Black: lone footman b4, horseman e5 (c4, d3 → 2 squares). No threats.
         let p = pos("4n/1p3/5/2P2/N4 w - - 0 1 0/0");
-        let white = 100 - 40 + 125 + 5 + 2;
-        let black = 100 - 40 + 125 + 5 + 2 * 2;
+        let white = 100 - 40 + 125 + 2;
+        let black = 100 - 40 + 125 + 2 * 2;
         assert_eq!(balance(&p), white - black);
+        // White's horseman d3 attacks Black's lone footman b4 (and b2 c1 c5 e1 e5: 6
+        // squares); Black's horseman e1 attacks c2 and d3 (2 squares), not the footman a2.
+        let p = pos("5/1p3/3N1/P4/4n w - - 0 1 0/0");
+        let white = 100 - 40 + 125 + 2 * 6;
+        let black = 100 - 40 + 125 - 60 + 2 * 2;
+        assert_eq!(balance(&p), white - black);
+        // Two White footmen b3 d3 (advanced 2 ranks each); Black's horseman c1 reaches a2 b3
+        // d3 e2, so both are hit, 0.15 each.
+        let p = pos("5/5/1P1P1/5/2n2 w - - 0 1 0/0");
+        assert_eq!(side_score(&p, Side::White), 2 * 100 - 2 * 15 + 5 * 4);
         assert_eq!(logistic(0), 0.5);
         assert!(logistic(REACH) < 1.0 && logistic(REACH + 1) == logistic(REACH));
         assert!(logistic(-1) < logistic(0) && logistic(0) < logistic(1));
