@@ -38,7 +38,6 @@
 //! caller passes it in; the root itself is not probed, so the search still produces a root
 //! strategy.
 
-mod bits;
 pub mod endgame;
 pub mod eval;
 mod root;

@@ -343,14 +343,14 @@ impl Position {
         let occ = self.occupied(0) | self.occupied(1);
         let f = self.footmen[s];
         let (fwd, capl, capr) = footman_targets(s, f);
-        // A classic lone footman may not advance to the far rank with fewer than 2 horsemen:
-        // fall back to the generator for that rare case.
-        if self.rules == Rules::Classic && f.count_ones() == 1 {
-            let mut moves = Vec::new();
-            self.generate(s, &mut moves);
-            return !moves.is_empty();
+        let mut targets = (fwd & !occ) | ((capl | capr) & self.occupied(o));
+        // A classic lone footman may not advance to the far rank with fewer than 2 horsemen
+        // (with 2 it always has a redeploy square: its own origin).
+        if self.rules == Rules::Classic && f.count_ones() == 1 && self.horsemen[s].count_ones() < 2
+        {
+            targets &= !if s == 0 { RANK_5 } else { RANK_1 };
         }
-        if fwd & !occ != 0 || (capl | capr) & self.occupied(o) != 0 {
+        if targets != 0 {
             return true;
         }
         let mut h = self.horsemen[s];
@@ -783,5 +783,53 @@ mod tests {
             p.judge(Side::White, &parse_move("a1b3,b3c5,c5d3").unwrap())
                 .is_err()
         );
+    }
+
+    /// `has_move` (the end test's shortcut) agrees with the generator, on every position
+    /// of lone footmen facing up to two horsemen each (both rule sets, the classic far-rank
+    /// rule included) and on positions of random play.
+    #[test]
+    fn has_move_agrees_with_the_generator() {
+        let mut moves = Vec::new();
+        let mut check = |p: &Position| {
+            for side in [Side::White, Side::Black] {
+                moves.clear();
+                p.generate(side.index(), &mut moves);
+                assert_eq!(p.has_move(side), !moves.is_empty(), "{} {side:?}", p.fen());
+            }
+        };
+        for rules in [Rules::Seed, Rules::Classic] {
+            for wf in 5..20 {
+                for bf in 5..20 {
+                    for wh in [0u32, 1 << 3, 1 << 7 | 1 << 18] {
+                        for bh in [0u32, 1 << 21, 1 << 2 | 1 << 12] {
+                            let taken = 1u32 << wf | 1 << bf;
+                            if wf == bf || (wh | bh) & taken != 0 || wh & bh != 0 {
+                                continue;
+                            }
+                            let (wf, bf) = (1 << wf, 1 << bf);
+                            check(&Position::from_parts(rules, [wf, bf], [wh, bh], [0, 0]));
+                        }
+                    }
+                }
+            }
+            let mut p = Position::start(rules);
+            let mut x = 0x2545_f491u32;
+            for _ in 0..2000 {
+                check(&p);
+                if p.end().is_some() {
+                    p = Position::start(rules);
+                    continue;
+                }
+                let mut pick = |side: Side| {
+                    let mut m = Vec::new();
+                    p.legal_moves(side, &mut m);
+                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    m[(x >> 8) as usize % m.len()]
+                };
+                let (w, b) = (pick(Side::White), pick(Side::Black));
+                p = p.resolve(Ok(w), Ok(b));
+            }
+        }
     }
 }
