@@ -5,7 +5,7 @@
 //!
 //! This file holds the types, the position and its FEN; `moves.rs` generates the legal moves,
 //! `turn.rs` judges written moves, resolves a turn and tells the game's end, and `wire.rs`
-//! puts the game behind [`crate::rules::GameRules`].
+//! puts the game behind the `GameRules` interface of `src/rules.rs`.
 
 use std::fmt::Write as _;
 
