@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::{Analysis, JointTable, SealedRules, Searcher};
+use super::{Analysis, FULL, JointTable, SealedRules, Searcher, Solved};
 use crate::choice::Choice;
 use crate::notation::WireMove;
 use crate::rng::Rng;
@@ -303,6 +303,60 @@ impl<G: SealedRules> Searcher<'_, G> {
             micros: self.started.elapsed().as_micros() as u64,
             partial: false,
         })
+    }
+}
+
+impl<G: SealedRules> Searcher<'_, G> {
+    /// One iteration at the root: the full double oracle, White restricted to `white` and
+    /// Black to `black`, seeded with the previous iteration's supports.
+    pub(super) fn root(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        white: &[G::Move],
+        black: &[G::Move],
+        seeds: (&[usize], &[usize]),
+    ) -> Option<Solved> {
+        self.root_depth = depth;
+        self.partial = None;
+        let solved =
+            self.double_oracle(pos, depth, FULL, (0.0, 1.0), white, black, seeds.0, seeds.1);
+        self.root_depth = 0;
+        if self.aborted {
+            return None;
+        }
+        self.store(pos.key(), depth, &solved, white, black);
+        Some(solved)
+    }
+
+    /// The principal joint line below a root pair, from the table's most likely moves.
+    pub(super) fn line(
+        &mut self,
+        pos: &G,
+        first: (G::Move, G::Move),
+        depth: u32,
+    ) -> Vec<(G::Move, G::Move)> {
+        let mut pv = vec![first];
+        let mut p = pos.joint(first.0, first.1);
+        let (mut w, mut b) = (Vec::new(), Vec::new());
+        for _ in 1..depth {
+            if p.terminal().is_some() {
+                break;
+            }
+            let Some(e) = self.tt.probe(p.key()) else {
+                break;
+            };
+            p.moves(Side::White, &mut w);
+            p.moves(Side::Black, &mut b);
+            match (e.white, e.black) {
+                (Some(mw), Some(mb)) if w.contains(&mw) && b.contains(&mb) => {
+                    pv.push((mw, mb));
+                    p = p.joint(mw, mb);
+                }
+                _ => break,
+            }
+        }
+        pv
     }
 }
 

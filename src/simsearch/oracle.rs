@@ -1,0 +1,261 @@
+//! The double oracle that solves a node's matrix game: restricted games grown by best
+//! responses, each cell searched only as well as its row or column needs.
+
+use super::{FULL, GAIN, SealedRules, Searcher, Solved};
+
+/// A node's position, depth and both sides' moves.
+type NodeMoves<'n, G> = (
+    &'n G,
+    u32,
+    &'n [<G as SealedRules>::Move],
+    &'n [<G as SealedRules>::Move],
+);
+
+/// Indices of one side's lines with their probabilities, most likely first.
+type Support = Vec<(usize, f64)>;
+
+impl<G: SealedRules> Searcher<'_, G> {
+    /// Solves a node's matrix game by double oracle, from the restricted sets `seed_w` ×
+    /// `seed_b`, inside `window`, knowing the value lies in `bounds`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn double_oracle(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        window: (f64, f64),
+        bounds: (f64, f64),
+        white: &[G::Move],
+        black: &[G::Move],
+        seed_w: &[usize],
+        seed_b: &[usize],
+    ) -> Solved {
+        let (alpha, beta) = window;
+        let (mut lower, mut upper) = bounds;
+        let (m, n) = (white.len(), black.len());
+        let mut cells = Cells {
+            lo: vec![0.0; m * n],
+            hi: vec![1.0; m * n],
+            n,
+        };
+        let mut rows: Vec<usize> = seed_w.to_vec();
+        let mut cols: Vec<usize> = seed_b.to_vec();
+        let mut payoff = Vec::new();
+        loop {
+            let node = (pos, depth, white, black);
+            let Some((v, x, y)) = self.restricted(node, &mut cells, &rows, &cols, &mut payoff)
+            else {
+                return Solved {
+                    lower,
+                    upper,
+                    value: 0.5,
+                    rows: Vec::new(),
+                    cols: Vec::new(),
+                };
+            };
+            if depth == self.root_depth {
+                self.partial = Some(Solved {
+                    lower,
+                    upper,
+                    value: v,
+                    rows: x.clone(),
+                    cols: y.clone(),
+                });
+            }
+            // White's best response to y, then Black's to x.
+            let best_w = self.best_response(node, &mut cells, &rows, &y, v + GAIN, true);
+            let best_b = self.best_response(node, &mut cells, &cols, &x, v - GAIN, false);
+            if self.aborted {
+                continue;
+            }
+            upper = upper.min(if best_w.1.is_some() { best_w.0 } else { v });
+            lower = lower.max(if best_b.1.is_some() { best_b.0 } else { v });
+            let converged = best_w.1.is_none() && best_b.1.is_none();
+            if converged || upper <= alpha || lower >= beta {
+                if converged {
+                    (lower, upper) = (v, v);
+                }
+                return Solved {
+                    lower: lower.min(upper),
+                    upper: upper.max(lower),
+                    value: v,
+                    rows: x,
+                    cols: y,
+                };
+            }
+            rows.extend(best_w.1);
+            cols.extend(best_b.1);
+        }
+    }
+
+    /// The equilibrium of the restricted game `rows` × `cols` (every cell of it searched
+    /// exactly first): its value and both supports, most likely first; `None` once the
+    /// search is stopped.
+    fn restricted(
+        &mut self,
+        (pos, depth, white, black): NodeMoves<'_, G>,
+        cells: &mut Cells,
+        rows: &[usize],
+        cols: &[usize],
+        payoff: &mut Vec<f64>,
+    ) -> Option<(f64, Support, Support)> {
+        for &i in rows {
+            for &j in cols {
+                self.exact(pos, depth, white, black, cells, i, j);
+            }
+        }
+        if self.aborted {
+            return None;
+        }
+        payoff.clear();
+        for &i in rows {
+            payoff.extend(cols.iter().map(|&j| cells.lo[i * cells.n + j]));
+        }
+        self.stats.solves += 1;
+        let sol = self.solver.solve(payoff, rows.len(), cols.len());
+        Some((
+            sol.value,
+            support(rows, &sol.rows),
+            support(cols, &sol.cols),
+        ))
+    }
+
+    /// The best line outside `restricted` (White rows when `for_white`, else Black columns)
+    /// against the other side's `mix`, with its payoff, if one beats `start` (more for White,
+    /// less for Black); else `(start, None)`.
+    fn best_response(
+        &mut self,
+        (pos, depth, white, black): NodeMoves<'_, G>,
+        cells: &mut Cells,
+        restricted: &[usize],
+        mix: &[(usize, f64)],
+        start: f64,
+        for_white: bool,
+    ) -> (f64, Option<usize>) {
+        let lines = if for_white { white.len() } else { black.len() };
+        let mut best = (start, None);
+        for line in (0..lines).filter(|l| !restricted.contains(l)) {
+            if let Some(s) = self.response(
+                pos, depth, white, black, cells, line, mix, best.0, for_white,
+            ) {
+                best = (s, Some(line));
+            }
+        }
+        best
+    }
+
+    /// Makes cell (i, j) exact.
+    #[allow(clippy::too_many_arguments)]
+    fn exact(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        white: &[G::Move],
+        black: &[G::Move],
+        cells: &mut Cells,
+        i: usize,
+        j: usize,
+    ) {
+        let k = i * cells.n + j;
+        if cells.lo[k] == cells.hi[k] || self.aborted {
+            return;
+        }
+        let child = pos.joint(white[i], black[j]);
+        let v = self.value(&child, depth - 1, FULL.0, FULL.1);
+        cells.lo[k] = v;
+        cells.hi[k] = v;
+    }
+
+    /// The payoff of one line (a White row when `for_white`, else a Black column) against the
+    /// other side's mixed strategy `mix`, if it beats `threshold` (more for White, less for
+    /// Black); `None` as soon as the cells searched show it cannot. Each cell is searched with
+    /// the window it must clear for the line to stay in the running.
+    #[allow(clippy::too_many_arguments)]
+    fn response(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        white: &[G::Move],
+        black: &[G::Move],
+        cells: &mut Cells,
+        line: usize,
+        mix: &[(usize, f64)],
+        threshold: f64,
+        for_white: bool,
+    ) -> Option<f64> {
+        let n = cells.n;
+        let at = |other: usize| {
+            if for_white {
+                line * n + other
+            } else {
+                other * n + line
+            }
+        };
+        // The most this line could still achieve (least, for Black).
+        let optimistic = |cells: &Cells, k: usize| {
+            if for_white { cells.hi[k] } else { cells.lo[k] }
+        };
+        let mut best: f64 = mix.iter().map(|&(o, p)| p * optimistic(cells, at(o))).sum();
+        let beats = |s: f64| {
+            if for_white {
+                s > threshold
+            } else {
+                s < threshold
+            }
+        };
+        if !beats(best) {
+            return None;
+        }
+        for &(o, p) in mix {
+            let k = at(o);
+            if cells.lo[k] == cells.hi[k] {
+                continue;
+            }
+            let rest = best - p * optimistic(cells, k);
+            let t = (threshold - rest) / p;
+            let child = if for_white {
+                pos.joint(white[line], black[o])
+            } else {
+                pos.joint(white[o], black[line])
+            };
+            let v = if for_white {
+                self.value(&child, depth - 1, t, FULL.1)
+            } else {
+                self.value(&child, depth - 1, FULL.0, t)
+            };
+            if self.aborted {
+                return None;
+            }
+            if for_white && v <= t {
+                cells.hi[k] = v.min(cells.hi[k]).max(cells.lo[k]);
+                return None;
+            }
+            if !for_white && v >= t {
+                cells.lo[k] = v.max(cells.lo[k]).min(cells.hi[k]);
+                return None;
+            }
+            cells.lo[k] = v;
+            cells.hi[k] = v;
+            best = rest + p * v;
+        }
+        beats(best).then_some(best)
+    }
+}
+
+/// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
+struct Cells {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+    n: usize,
+}
+
+/// The lines of `lines` that `probs` plays, most likely first.
+fn support(lines: &[usize], probs: &[f64]) -> Support {
+    let mut s: Support = lines
+        .iter()
+        .zip(probs)
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(&i, &p)| (i, p))
+        .collect();
+    s.sort_by(|a, b| b.1.total_cmp(&a.1));
+    s
+}

@@ -1,0 +1,82 @@
+//! Tests of the Apocalypse rules.
+
+use super::*;
+use crate::notation::parse_move;
+
+fn judge(p: &Position, side: Side, text: &str) -> Judgement {
+    p.judge(side, &parse_move(text).unwrap()).unwrap()
+}
+
+#[test]
+fn start_has_nine_moves_each() {
+    let p = Position::start(Rules::Seed);
+    let mut moves = Vec::new();
+    p.legal_moves(Side::White, &mut moves);
+    assert_eq!(moves.len(), 9);
+    p.legal_moves(Side::Black, &mut moves);
+    assert_eq!(moves.len(), 9);
+    assert_eq!(p.fen(), START_FEN);
+}
+
+#[test]
+fn judging_names_the_fault() {
+    let p = Position::start(Rules::Seed);
+    assert_eq!(judge(&p, Side::White, "z9a1"), Err(Illegal::OffBoard));
+    assert_eq!(judge(&p, Side::White, "c3c4"), Err(Illegal::NotYourPiece));
+    assert_eq!(judge(&p, Side::White, "a4a3"), Err(Illegal::NotYourPiece));
+    assert_eq!(judge(&p, Side::White, "b1c2"), Err(Illegal::CannotMove));
+    assert_eq!(judge(&p, Side::White, "0000"), Err(Illegal::BadPass));
+    assert!(judge(&p, Side::White, "a1b3").is_ok());
+    assert!(
+        p.judge(Side::White, &parse_move("a1b3,b3c5,c5d3").unwrap())
+            .is_err()
+    );
+}
+
+/// `has_move` (the end test's shortcut) agrees with the generator, on every position
+/// of lone footmen facing up to two horsemen each (both rule sets, the classic far-rank
+/// rule included) and on positions of random play.
+#[test]
+fn has_move_agrees_with_the_generator() {
+    let mut moves = Vec::new();
+    let mut check = |p: &Position| {
+        for side in [Side::White, Side::Black] {
+            moves.clear();
+            p.generate(side.index(), &mut moves);
+            assert_eq!(p.has_move(side), !moves.is_empty(), "{} {side:?}", p.fen());
+        }
+    };
+    for rules in [Rules::Seed, Rules::Classic] {
+        for wf in 5..20 {
+            for bf in 5..20 {
+                for wh in [0u32, 1 << 3, 1 << 7 | 1 << 18] {
+                    for bh in [0u32, 1 << 21, 1 << 2 | 1 << 12] {
+                        let taken = 1u32 << wf | 1 << bf;
+                        if wf == bf || (wh | bh) & taken != 0 || wh & bh != 0 {
+                            continue;
+                        }
+                        let (wf, bf) = (1 << wf, 1 << bf);
+                        check(&Position::from_parts(rules, [wf, bf], [wh, bh], [0, 0]));
+                    }
+                }
+            }
+        }
+        let mut p = Position::start(rules);
+        let mut x = 0x2545_f491u32;
+        for _ in 0..2000 {
+            check(&p);
+            if p.end().is_some() {
+                p = Position::start(rules);
+                continue;
+            }
+            let mut pick = |side: Side| {
+                let mut m = Vec::new();
+                p.legal_moves(side, &mut m);
+                x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                m[(x >> 8) as usize % m.len()]
+            };
+            let (w, b) = (pick(Side::White), pick(Side::Black));
+            p = p.resolve(Ok(w), Ok(b));
+        }
+    }
+}

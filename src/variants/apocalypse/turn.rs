@@ -1,0 +1,198 @@
+//! A turn: judging each written move, resolving the two together, and the game's end.
+
+use super::{
+    End, Illegal, Judgement, Kind, Move, NONE, NotAMove, Position, RANK_1, RANK_5, Rules, index_of,
+};
+use crate::notation::WireMove;
+use crate::variant::Side;
+
+impl Position {
+    /// Judges a written move of a side on this position.
+    ///
+    /// # Errors
+    /// [`NotAMove`] when the text is not an Apocalypse move at all.
+    pub(crate) fn judge(&self, side: Side, mv: &WireMove) -> Result<Judgement, NotAMove> {
+        let mut legal = Vec::new();
+        self.legal_moves(side, &mut legal);
+        let (legs, promotion) = match mv {
+            WireMove::Pass => {
+                return Ok(if legal == [Move::PASS] {
+                    Ok(Move::PASS)
+                } else {
+                    Err(Illegal::BadPass)
+                });
+            }
+            WireMove::Drop { .. } => return Err(NotAMove),
+            WireMove::Legs { legs, promotion } => (legs, promotion),
+        };
+        if legs.len() > 2 || promotion.is_some() {
+            return Err(NotAMove);
+        }
+        let squares: Option<Vec<u8>> = legs
+            .iter()
+            .flat_map(|l| [l.from, l.to])
+            .map(index_of)
+            .collect();
+        let Some(sq) = squares else {
+            return Ok(Err(Illegal::OffBoard));
+        };
+        let s = side.index();
+        if self.occupied(s) >> sq[0] & 1 == 0 {
+            return Ok(Err(Illegal::NotYourPiece));
+        }
+        if sq.len() == 4 && sq[2] != sq[1] {
+            return Ok(Err(Illegal::BadRedeploy));
+        }
+        let candidate = Move {
+            from: sq[0],
+            to: sq[1],
+            redeploy: sq.get(3).copied().unwrap_or(NONE),
+        };
+        if legal.contains(&candidate) {
+            return Ok(Ok(candidate));
+        }
+        // Name the fault: the step itself, or its redeploy leg.
+        let step_ok = legal
+            .iter()
+            .any(|m| m.from == candidate.from && m.to == candidate.to);
+        Ok(Err(
+            if step_ok || self.promotion_step_needs_redeploy(s, &candidate) {
+                Illegal::BadRedeploy
+            } else {
+                Illegal::CannotMove
+            },
+        ))
+    }
+
+    fn promotion_step_needs_redeploy(&self, s: usize, m: &Move) -> bool {
+        m.redeploy != NONE && {
+            let single = Move {
+                redeploy: NONE,
+                ..*m
+            };
+            let mut moves = Vec::new();
+            self.generate(s, &mut moves);
+            moves.contains(&single)
+        }
+    }
+
+    /// The game's end, if it has ended (end conditions first, then the no-legal-move draws).
+    pub fn end(&self) -> Option<End> {
+        let lost = |s: usize| {
+            if self.footmen[s] == 0 {
+                Some("no footmen left")
+            } else if self.penalties[s] >= 2 {
+                Some("two penalty points")
+            } else {
+                None
+            }
+        };
+        match (lost(0), lost(1)) {
+            (Some(_), Some(_)) => return Some(End::Draw("both players lost at once")),
+            (Some(why), None) => return Some(End::Win(Side::Black, white_reason(why))),
+            (None, Some(why)) => return Some(End::Win(Side::White, black_reason(why))),
+            (None, None) => {}
+        }
+        let (w, b) = (self.has_move(Side::White), self.has_move(Side::Black));
+        match self.rules {
+            Rules::Seed if !w && !b => Some(End::Draw("neither player has a legal move")),
+            Rules::Classic if !w || !b => Some(End::Draw("a player has no legal move")),
+            _ => None,
+        }
+    }
+
+    /// Plays one turn of judged moves and returns the next position. A void move (illegal)
+    /// is passed as its [`Illegal`] and costs a penalty point.
+    pub fn resolve(&self, white: Judgement, black: Judgement) -> Position {
+        let mut next = self.clone();
+        let moves = [
+            white.ok().filter(|m| !m.is_pass()),
+            black.ok().filter(|m| !m.is_pass()),
+        ];
+        for (s, j) in [white, black].iter().enumerate() {
+            if j.is_err() {
+                next.penalties[s] = next.penalties[s].saturating_add(1);
+            }
+        }
+        let mut kinds = [Kind::Footman; 2];
+        for s in 0..2 {
+            if let Some(m) = moves[s] {
+                let bit = 1u32 << m.from;
+                kinds[s] = if self.footmen[s] & bit != 0 {
+                    Kind::Footman
+                } else {
+                    Kind::Horseman
+                };
+                next.footmen[s] &= !bit;
+                next.horsemen[s] &= !bit;
+            }
+        }
+        let mut eventful = moves
+            .iter()
+            .zip(kinds)
+            .any(|(m, k)| m.is_some() && k == Kind::Footman);
+        // Captures: only of a piece that stayed on its square.
+        for s in 0..2 {
+            let o = 1 - s;
+            if let Some(m) = moves[s] {
+                let target = 1u32 << m.to;
+                let escaped = moves[o].is_some_and(|om| om.from == m.to);
+                if self.occupied(o) & target != 0 && !escaped {
+                    next.footmen[o] &= !target;
+                    next.horsemen[o] &= !target;
+                    eventful = true;
+                }
+            }
+        }
+        let land = |m: Move| if m.redeploy == NONE { m.to } else { m.redeploy };
+        let promoted = |s: usize, m: Move, kind: Kind| {
+            let far = if s == 0 { RANK_5 } else { RANK_1 };
+            kind == Kind::Footman
+                && m.redeploy == NONE
+                && far >> m.to & 1 == 1
+                && self.horsemen[s].count_ones() < 2
+        };
+        let place = |next: &mut Position, s: usize, m: Move, kind: Kind| {
+            let bit = 1u32 << land(m);
+            if kind == Kind::Horseman || promoted(s, m, kind) {
+                next.horsemen[s] |= bit;
+            } else {
+                next.footmen[s] |= bit;
+            }
+        };
+        match moves {
+            [Some(w), Some(b)] if land(w) == land(b) => {
+                eventful = true;
+                match kinds {
+                    [Kind::Horseman, Kind::Footman] => place(&mut next, 0, w, Kind::Horseman),
+                    [Kind::Footman, Kind::Horseman] => place(&mut next, 1, b, Kind::Horseman),
+                    _ => {}
+                }
+            }
+            _ => {
+                for s in 0..2 {
+                    if let Some(m) = moves[s] {
+                        place(&mut next, s, m, kinds[s]);
+                    }
+                }
+            }
+        }
+        next.quiet = if eventful { 0 } else { self.quiet + 1 };
+        next.turn = self.turn.saturating_add(1);
+        next
+    }
+}
+
+fn white_reason(why: &'static str) -> &'static str {
+    match why {
+        "no footmen left" => "White has no footmen left",
+        _ => "White has two penalty points",
+    }
+}
+
+fn black_reason(why: &'static str) -> &'static str {
+    match why {
+        "no footmen left" => "Black has no footmen left",
+        _ => "Black has two penalty points",
+    }
+}
