@@ -149,23 +149,35 @@ pub fn build(
     ))
 }
 
-/// Builds only `target`'s family (`Signature::family`): the signature and every one its
-/// positions can reach. The table answers for those signatures only; it is for measuring one
-/// signature's cost and for tests, and cannot be written (the format holds whole tables).
+/// Builds a *partial* table of `targets` (signatures of one piece count *N*): every position
+/// of fewer than *N* pieces, and the families (`Signature::family`) of the targets, that is
+/// each target and every signature its positions can reach. The table answers for those
+/// signatures only, and is written with the format's partial flag; it is how a table of
+/// *N* pieces is built and measured a family at a time.
 ///
 /// # Errors
-/// [`BuildError::NotInTable`]: a signature outside a table of 2 ..= `MAX_BUILD_PIECES` pieces.
+/// [`BuildError::NotInTable`]: a signature outside a table of 2 ..= `MAX_BUILD_PIECES` pieces,
+/// or of another piece count than the first target's; [`BuildError::Pieces`]: no target.
 pub fn build_family(
     rules: Rules,
-    target: Signature,
+    targets: &[Signature],
     max_sweeps: usize,
     progress: &mut dyn FnMut(&SignatureStats),
 ) -> Result<Built, BuildError> {
-    let pieces = target.pieces();
-    if !(2..=MAX_BUILD_PIECES).contains(&pieces) || !Signature::all(pieces).contains(&target) {
-        return Err(BuildError::NotInTable(target));
+    let pieces = targets.first().ok_or(BuildError::Pieces(0))?.pieces();
+    for &t in targets {
+        if !(2..=MAX_BUILD_PIECES).contains(&pieces)
+            || t.pieces() != pieces
+            || !Signature::all(pieces).contains(&t)
+        {
+            return Err(BuildError::NotInTable(t));
+        }
     }
-    let table = Tablebase::empty_of(rules, pieces, target.family());
+    let signatures = Signature::all(pieces)
+        .into_iter()
+        .filter(|s| s.pieces() < pieces || targets.iter().any(|t| t.reaches(*s)))
+        .collect();
+    let table = Tablebase::empty_of(rules, pieces, signatures);
     Ok(solve_table(table, max_sweeps, progress))
 }
 

@@ -51,14 +51,16 @@ struct BuildArgs {
     /// residual reached is printed and stored in the file).
     #[arg(long, default_value_t = build::MAX_SWEEPS as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_sweeps: u32,
-    /// Where to write the table (default `VARIANT-N.qtb` in the current directory).
+    /// Where to write the table (default `VARIANT-N.qtb` in the current directory, with
+    /// `--family` `VARIANT-N-SIGNATURES.qtb`).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Solve one signature and those it reaches only, given as four digits (White footmen,
-    /// White horsemen, Black footmen, Black horsemen, e.g. 1211), to measure what it costs;
-    /// nothing is written. `--pieces` is then the signature's.
-    #[arg(long, value_name = "WFWHBFBH", value_parser = parse_signature, conflicts_with = "out")]
-    family: Option<Signature>,
+    /// Build a partial table: every position of fewer pieces, and the families of these
+    /// signatures (each four digits: White footmen, White horsemen, Black footmen, Black
+    /// horsemen, e.g. 1211; several separated by commas), each signature and those it
+    /// reaches. `--pieces` is then the signatures'.
+    #[arg(long, value_name = "WFWHBFBH,...", value_parser = parse_signature, value_delimiter = ',', num_args = 1..=16)]
+    family: Vec<Signature>,
 }
 
 /// A `--family` argument that is not four digits.
@@ -160,10 +162,18 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
         VariantName::Apocalypse => Rules::Seed,
         VariantName::ApocalypseClassic => Rules::Classic,
     };
+    let digits = |s: &Signature| format!("{}{}{}{}", s.wf, s.wh, s.bf, s.bh);
+    let (pieces, name) = match a.family.first() {
+        None => (a.pieces, String::new()),
+        Some(s) => (
+            s.pieces(),
+            a.family.iter().map(|s| format!("-{}", digits(s))).collect(),
+        ),
+    };
     let out = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-{}.qtb", rules_name(rules), a.pieces)));
+        .unwrap_or_else(|| PathBuf::from(format!("{}-{pieces}{name}.qtb", rules_name(rules))));
     let t0 = build::cpu_seconds();
     let wall = std::time::Instant::now();
     let mut report = |s: &build::SignatureStats| {
@@ -186,34 +196,23 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
             s.cpu_seconds
         );
     };
-    if let Some(target) = a.family {
-        let built = build::build_family(rules, target, a.max_sweeps as usize, &mut report)
-            .map_err(CliError::Build)?;
-        println!(
-            "{}: family of {}{}{}{}, {} signatures, {} positions, residual {:.1e}; \
-             {:.2} CPU s ({:.2} s wall); peak memory {} MiB; not written (a partial table)",
-            rules_name(rules),
-            target.wf,
-            target.wh,
-            target.bf,
-            target.bh,
-            built.table.signatures().len(),
-            built.table.len(),
-            built.table.residual(),
-            build::cpu_seconds() - t0,
-            wall.elapsed().as_secs_f64(),
-            peak_mib(),
-        );
-        return Ok(());
+    let built = if a.family.is_empty() {
+        build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)
+    } else {
+        build::build_family(rules, &a.family, a.max_sweeps as usize, &mut report)
     }
-    let built = build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)
-        .map_err(CliError::Build)?;
+    .map_err(CliError::Build)?;
     let bytes = format::write(&built.table, &out).map_err(CliError::Write)?;
     println!(
-        "{}: {} pieces, {} positions, residual {:.1e}; {:.2} CPU s ({:.2} s wall); \
-         peak memory {} MiB; wrote {} ({bytes} bytes)",
+        "{}: {pieces} pieces{}, {} signatures, {} positions, residual {:.1e}; {:.2} CPU s \
+         ({:.2} s wall); peak memory {} MiB; wrote {} ({bytes} bytes)",
         rules_name(rules),
-        a.pieces,
+        if a.family.is_empty() {
+            ""
+        } else {
+            " (partial)"
+        },
+        built.table.signatures().len(),
         built.table.len(),
         built.table.residual(),
         build::cpu_seconds() - t0,

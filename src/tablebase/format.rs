@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::index::{MAX_PIECES, Signature};
+use super::index::{Footmen, MAX_PIECES, Signature};
 use super::{SCALE, Tablebase};
 use crate::variants::apocalypse::Rules;
 
@@ -21,6 +21,10 @@ pub(crate) const MAGIC: &[u8; 8] = b"QUILLTB\0";
 pub(crate) const VERSION: u16 = 1;
 /// Bits of a stored value.
 pub(crate) const VALUE_BITS: u8 = 32;
+/// Flag bit 0: the left-right mirror is folded (always set).
+pub(crate) const FLAG_MIRROR: u8 = 1;
+/// Flag bit 1: a partial table, holding the signatures listed only.
+pub(crate) const FLAG_PARTIAL: u8 = 2;
 /// Header bytes before the signature list.
 pub(crate) const HEADER_BYTES: usize = 40;
 /// Bytes of one signature entry.
@@ -95,6 +99,13 @@ pub enum ReadError {
         /// Its position count.
         positions: u64,
     },
+    /// A partial table's signature that reaches one the table lacks.
+    NotClosed {
+        /// The signature listed.
+        signature: Signature,
+        /// A signature it reaches that is not listed.
+        missing: Signature,
+    },
     /// A stored value above 2³¹.
     Value {
         /// Its place among the values.
@@ -157,6 +168,10 @@ impl fmt::Display for ReadError {
                 "signature {k} is {got:?} with {count} positions, expected {expected:?} with \
                  {positions}"
             ),
+            ReadError::NotClosed { signature, missing } => write!(
+                f,
+                "a partial table with {signature:?} lacks {missing:?}, which it reaches"
+            ),
             ReadError::Value { index, q } => write!(f, "value {index} is {q}, more than 2^31"),
         }
     }
@@ -202,7 +217,8 @@ pub fn encode(t: &Tablebase) -> Vec<u8> {
     out.push(variant_byte(t.rules));
     out.push(t.pieces as u8);
     out.push(VALUE_BITS);
-    out.push(1); // flags: bit 0, left-right mirror folded
+    let partial = t.signatures.len() != Signature::all(t.pieces).len();
+    out.push(FLAG_MIRROR | if partial { FLAG_PARTIAL } else { 0 });
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(t.signatures.len() as u32).to_le_bytes());
     out.extend_from_slice(&[0; 4]);
@@ -264,11 +280,57 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
+/// What the header says.
+struct Header {
+    rules: Rules,
+    pieces: u32,
+    partial: bool,
+    signatures: usize,
+    residual: f64,
+    positions: u64,
+}
+
 /// Parses a table file's bytes.
 ///
 /// # Errors
 /// As [`read`].
 pub fn decode(b: &[u8]) -> Result<Tablebase, ReadError> {
+    let h = header(b)?;
+    let expected =
+        HEADER_BYTES + h.signatures * SIGNATURE_BYTES + h.positions as usize * 4 + CHECKSUM_BYTES;
+    if b.len() != expected {
+        return Err(ReadError::Length {
+            got: b.len(),
+            expected,
+        });
+    }
+    let body = expected - CHECKSUM_BYTES;
+    if Sha256::digest(&b[..body]).as_slice() != &b[body..] {
+        return Err(ReadError::Checksum);
+    }
+    let mut t = Tablebase::empty_of(h.rules, h.pieces, signature_list(b, &h)?);
+    if t.values.len() as u64 != h.positions {
+        return Err(ReadError::Positions {
+            got: h.positions,
+            pieces: h.pieces,
+            expected: t.values.len() as u64,
+        });
+    }
+    let start = HEADER_BYTES + h.signatures * SIGNATURE_BYTES;
+    for (i, v) in t.values.iter_mut().enumerate() {
+        let q = u32_at(b, start + 4 * i);
+        if f64::from(q) > SCALE {
+            return Err(ReadError::Value { index: i, q });
+        }
+        *v = q;
+    }
+    t.residual = h.residual;
+    Ok(t)
+}
+
+/// The header's fields, each checked on its own (and the counts against an `N`-piece table's
+/// bounds, so that the length computed from them cannot overflow).
+fn header(b: &[u8]) -> Result<Header, ReadError> {
     if b.len() < MAGIC.len() || &b[..MAGIC.len()] != MAGIC {
         return Err(ReadError::BadMagic);
     }
@@ -291,42 +353,51 @@ pub fn decode(b: &[u8]) -> Result<Tablebase, ReadError> {
     if b[12] != VALUE_BITS {
         return Err(ReadError::ValueBits(b[12]));
     }
-    if b[13] != 1 || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
+    if b[13] & !FLAG_PARTIAL != FLAG_MIRROR || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
         return Err(ReadError::Flags);
     }
-    let mut t = Tablebase::empty(rules, pieces);
-    let nsig = u32_at(b, 16) as usize;
-    if nsig != t.signatures.len() {
+    let partial = b[13] & FLAG_PARTIAL != 0;
+    let all = Signature::all(pieces);
+    let signatures = u32_at(b, 16) as usize;
+    if signatures > all.len() || (!partial && signatures != all.len()) {
         return Err(ReadError::Signatures {
-            got: nsig,
+            got: signatures,
             pieces,
-            expected: t.signatures.len(),
+            expected: all.len(),
         });
     }
     let residual = f64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
     if !(0.0..=1.0).contains(&residual) {
         return Err(ReadError::Residual(residual));
     }
-    let total = u64_at(b, 32);
-    if total != t.values.len() as u64 {
+    let positions = u64_at(b, 32);
+    let footmen = Footmen::new(pieces);
+    let most: u64 = all.iter().map(|&s| footmen.positions(s)).sum();
+    if positions > most || (!partial && positions != most) {
         return Err(ReadError::Positions {
-            got: total,
+            got: positions,
             pieces,
-            expected: t.values.len() as u64,
+            expected: most,
         });
     }
-    let expected = HEADER_BYTES + nsig * SIGNATURE_BYTES + t.values.len() * 4 + CHECKSUM_BYTES;
-    if b.len() != expected {
-        return Err(ReadError::Length {
-            got: b.len(),
-            expected,
-        });
-    }
-    let body = expected - CHECKSUM_BYTES;
-    if Sha256::digest(&b[..body]).as_slice() != &b[body..] {
-        return Err(ReadError::Checksum);
-    }
-    for (k, s) in t.signatures.iter().enumerate() {
+    Ok(Header {
+        rules,
+        pieces,
+        partial,
+        signatures,
+        residual,
+        positions,
+    })
+}
+
+/// The signature list: a whole table's, or for a partial table signatures in table order
+/// that hold every signature they reach.
+fn signature_list(b: &[u8], h: &Header) -> Result<Vec<Signature>, ReadError> {
+    let footmen = Footmen::new(h.pieces);
+    let all = Signature::all(h.pieces);
+    let mut list: Vec<Signature> = Vec::with_capacity(h.signatures);
+    let mut next = 0;
+    for k in 0..h.signatures {
         let at = HEADER_BYTES + k * SIGNATURE_BYTES;
         let got = Signature {
             wf: b[at],
@@ -335,24 +406,34 @@ pub fn decode(b: &[u8]) -> Result<Tablebase, ReadError> {
             bh: b[at + 3],
         };
         let count = u32_at(b, at + 4);
-        if got != *s || u64::from(count) != t.footmen.positions(*s) {
+        // A whole table lists every signature; a partial one may skip some.
+        let place = all[next..].iter().position(|&s| s == got);
+        let expected = match place {
+            Some(p) if h.partial || p == 0 => {
+                next += p + 1;
+                got
+            }
+            _ => all.get(next).copied().unwrap_or(got),
+        };
+        let positions = footmen.positions(expected);
+        if got != expected || place.is_none() || u64::from(count) != positions {
             return Err(ReadError::Entry {
                 k,
                 got,
                 count,
-                expected: *s,
-                positions: t.footmen.positions(*s),
+                expected,
+                positions,
+            });
+        }
+        list.push(got);
+    }
+    for &s in &list {
+        if let Some(&missing) = all.iter().find(|&&r| s.reaches(r) && !list.contains(&r)) {
+            return Err(ReadError::NotClosed {
+                signature: s,
+                missing,
             });
         }
     }
-    let start = HEADER_BYTES + nsig * SIGNATURE_BYTES;
-    for (i, v) in t.values.iter_mut().enumerate() {
-        let q = u32_at(b, start + 4 * i);
-        if f64::from(q) > SCALE {
-            return Err(ReadError::Value { index: i, q });
-        }
-        *v = q;
-    }
-    t.residual = residual;
-    Ok(t)
+    Ok(list)
 }
