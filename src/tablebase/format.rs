@@ -41,9 +41,9 @@ pub enum ReadError {
     Open(io::Error),
     /// The file cannot be read.
     Read(io::Error),
-    /// The file is larger than [`MAX_FILE_BYTES`].
+    /// The file is larger than `MAX_FILE_BYTES` (1 GiB).
     TooLarge(u64),
-    /// The first bytes are not [`MAGIC`].
+    /// The first bytes are not the magic `QUILLTB\0`.
     BadMagic,
     /// Shorter than the header (bytes).
     ShortHeader(usize),
