@@ -262,7 +262,7 @@ fn a_bad_file_is_refused() {
         }
     ));
     let mut flags = good.clone();
-    flags[13] = 3;
+    flags[13] = 5;
     assert!(matches!(err(&flags), ReadError::Flags));
     let dir = std::env::temp_dir().join(format!("quill-tb-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
