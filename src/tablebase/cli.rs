@@ -1,5 +1,6 @@
 //! `quill tablebase`: build a table, show what one holds, probe positions.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,6 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::build::{self, MAX_BUILD_PIECES};
 use super::index::Signature;
 use super::{SCALE, Tablebase, format};
+use crate::board::FenError;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Position, Rules};
 
@@ -49,26 +51,66 @@ struct BuildArgs {
     /// residual reached is printed and stored in the file).
     #[arg(long, default_value_t = build::MAX_SWEEPS as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_sweeps: u32,
-    /// Where to write the table (default `VARIANT-N.qtb` in the current directory).
+    /// Where to write the table (default `VARIANT-N.qtb` in the current directory, with
+    /// `--family` `VARIANT-N-SIGNATURES.qtb`).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Solve one signature and those it reaches only, given as four digits (White footmen,
-    /// White horsemen, Black footmen, Black horsemen, e.g. 1211), to measure what it costs;
-    /// nothing is written. `--pieces` is then the signature's.
-    #[arg(long, value_name = "WFWHBFBH", value_parser = parse_signature, conflicts_with = "out")]
-    family: Option<Signature>,
+    /// Build a partial table: every position of fewer pieces, and the families of these
+    /// signatures (each four digits: White footmen, White horsemen, Black footmen, Black
+    /// horsemen, e.g. 1211; several separated by commas), each signature and those it
+    /// reaches. `--pieces` is then the signatures'.
+    #[arg(long, value_name = "WFWHBFBH,...", value_parser = parse_signature, value_delimiter = ',', num_args = 1..=16)]
+    family: Vec<Signature>,
+}
+
+/// A `--family` argument that is not four digits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NotASignature(String);
+
+impl fmt::Display for NotASignature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a signature is four digits (WF WH BF BH, e.g. 1211), got {:?}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NotASignature {}
+
+/// Why `quill tablebase` failed.
+#[derive(Debug)]
+enum CliError {
+    /// The table cannot be built.
+    Build(build::BuildError),
+    /// The table cannot be written.
+    Write(format::WriteError),
+    /// A table file cannot be read.
+    Read(PathBuf, format::ReadError),
+    /// A position to probe is not a FEN of the table's rule set.
+    Fen(String, FenError),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Build(e) => write!(f, "{e}"),
+            CliError::Write(e) => write!(f, "{e}"),
+            CliError::Read(p, e) => write!(f, "{}: {e}", p.display()),
+            CliError::Fen(fen, e) => write!(f, "{fen}: {e}"),
+        }
+    }
 }
 
 /// A signature written as four digits, WF WH BF BH.
-fn parse_signature(text: &str) -> Result<Signature, String> {
+fn parse_signature(text: &str) -> Result<Signature, NotASignature> {
     let digits: Vec<u8> = text
         .bytes()
         .map(|b| b.is_ascii_digit().then(|| b - b'0'))
         .collect::<Option<_>>()
         .filter(|d: &Vec<u8>| d.len() == 4)
-        .ok_or_else(|| {
-            format!("a signature is four digits (WF WH BF BH, e.g. 1211), got {text:?}")
-        })?;
+        .ok_or_else(|| NotASignature(text.to_owned()))?;
     Ok(Signature {
         wf: digits[0],
         wh: digits[1],
@@ -115,15 +157,23 @@ fn rules_name(r: Rules) -> &'static str {
     }
 }
 
-fn run_build(a: &BuildArgs) -> Result<(), String> {
+fn run_build(a: &BuildArgs) -> Result<(), CliError> {
     let rules = match a.variant {
         VariantName::Apocalypse => Rules::Seed,
         VariantName::ApocalypseClassic => Rules::Classic,
     };
+    let digits = |s: &Signature| format!("{}{}{}{}", s.wf, s.wh, s.bf, s.bh);
+    let (pieces, name) = match a.family.first() {
+        None => (a.pieces, String::new()),
+        Some(s) => (
+            s.pieces(),
+            a.family.iter().map(|s| format!("-{}", digits(s))).collect(),
+        ),
+    };
     let out = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-{}.qtb", rules_name(rules), a.pieces)));
+        .unwrap_or_else(|| PathBuf::from(format!("{}-{pieces}{name}.qtb", rules_name(rules))));
     let t0 = build::cpu_seconds();
     let wall = std::time::Instant::now();
     let mut report = |s: &build::SignatureStats| {
@@ -146,32 +196,23 @@ fn run_build(a: &BuildArgs) -> Result<(), String> {
             s.cpu_seconds
         );
     };
-    if let Some(target) = a.family {
-        let built = build::build_family(rules, target, a.max_sweeps as usize, &mut report)?;
-        println!(
-            "{}: family of {}{}{}{}, {} signatures, {} positions, residual {:.1e}; \
-             {:.2} CPU s ({:.2} s wall); peak memory {} MiB; not written (a partial table)",
-            rules_name(rules),
-            target.wf,
-            target.wh,
-            target.bf,
-            target.bh,
-            built.table.signatures().len(),
-            built.table.len(),
-            built.table.residual(),
-            build::cpu_seconds() - t0,
-            wall.elapsed().as_secs_f64(),
-            peak_mib(),
-        );
-        return Ok(());
+    let built = if a.family.is_empty() {
+        build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)
+    } else {
+        build::build_family(rules, &a.family, a.max_sweeps as usize, &mut report)
     }
-    let built = build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)?;
-    let bytes = format::write(&built.table, &out)?;
+    .map_err(CliError::Build)?;
+    let bytes = format::write(&built.table, &out).map_err(CliError::Write)?;
     println!(
-        "{}: {} pieces, {} positions, residual {:.1e}; {:.2} CPU s ({:.2} s wall); \
-         peak memory {} MiB; wrote {} ({bytes} bytes)",
+        "{}: {pieces} pieces{}, {} signatures, {} positions, residual {:.1e}; {:.2} CPU s \
+         ({:.2} s wall); peak memory {} MiB; wrote {} ({bytes} bytes)",
         rules_name(rules),
-        a.pieces,
+        if a.family.is_empty() {
+            ""
+        } else {
+            " (partial)"
+        },
+        built.table.signatures().len(),
         built.table.len(),
         built.table.residual(),
         build::cpu_seconds() - t0,
@@ -194,8 +235,8 @@ fn peak_mib() -> u64 {
         .map_or(0, |kb| kb / 1024)
 }
 
-fn run_stats(a: &FileArgs) -> Result<(), String> {
-    let t = format::read(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+fn run_stats(a: &FileArgs) -> Result<(), CliError> {
+    let t = format::read(&a.file).map_err(|e| CliError::Read(a.file.clone(), e))?;
     println!(
         "{}: {}, up to {} pieces, {} signatures, {} positions, residual {:.1e}",
         a.file.display(),
@@ -224,10 +265,10 @@ fn run_stats(a: &FileArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_probe(a: &ProbeArgs) -> Result<(), String> {
-    let t: Tablebase = format::read(&a.file).map_err(|e| format!("{}: {e}", a.file.display()))?;
+fn run_probe(a: &ProbeArgs) -> Result<(), CliError> {
+    let t: Tablebase = format::read(&a.file).map_err(|e| CliError::Read(a.file.clone(), e))?;
     for fen in &a.fens {
-        let pos = Position::from_fen(t.rules(), fen).map_err(|e| format!("{fen}: {}", e))?;
+        let pos = Position::from_fen(t.rules(), fen).map_err(|e| CliError::Fen(fen.clone(), e))?;
         let Some(v) = t.value(&pos) else {
             println!("{}: not in the table", pos.fen());
             continue;

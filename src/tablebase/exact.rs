@@ -19,17 +19,52 @@
 
 use crate::solver::Solver;
 
+/// An iterated position: its index in the signature, rows, columns, first cell.
+pub(super) type Node = (u32, u16, u16, usize);
+
+/// A cell of an iterated position's matrix: a constant payoff (≥ 0) or, as `-(index + 1)`,
+/// the position `index` of the signature being solved.
+pub(super) type Cell = f64;
+
 /// The graph of a signature's iterated positions, as the builder holds it.
-pub(super) struct Graph<'a> {
-    /// Per iterated position: its index in the signature, rows, columns, first cell.
-    pub(crate) nodes: &'a [(u32, u16, u16, usize)],
-    /// Matrix cells: a payoff (≥ 0) or `-(index + 1)`, a position of the signature.
-    pub(crate) cells: &'a [f64],
+#[derive(Default)]
+pub(super) struct Graph {
+    /// The iterated positions.
+    pub(super) nodes: Vec<Node>,
+    /// Matrix cells, position after position.
+    pub(super) cells: Vec<Cell>,
     /// Where each position's cells end.
-    pub(crate) ends: &'a [usize],
+    pub(super) ends: Vec<usize>,
     /// Per position of the signature, its iterated-position number (`u32::MAX`: not iterated,
     /// its value is final).
-    pub(crate) node_of: &'a [u32],
+    pub(super) node_of: Vec<u32>,
+}
+
+impl Graph {
+    /// The cells of iterated position `k`.
+    pub(super) fn cells_of(&self, k: usize) -> &[Cell] {
+        &self.cells[self.nodes[k].3..self.ends[k]]
+    }
+
+    /// Solves iterated position `k`'s matrix game over the signature's values `local`.
+    pub(super) fn solve<'s>(
+        &self,
+        k: usize,
+        local: &[f64],
+        solver: &'s mut Solver,
+        payoff: &mut Vec<f64>,
+    ) -> &'s crate::solver::Solution {
+        let (_, m, n, _) = self.nodes[k];
+        payoff.clear();
+        payoff.extend(self.cells_of(k).iter().map(|&c| {
+            if c < 0.0 {
+                local[(-c - 1.0) as usize]
+            } else {
+                c
+            }
+        }));
+        solver.solve(payoff, usize::from(m), usize::from(n))
+    }
 }
 
 /// The largest component solved by dense elimination (its matrix is `n²` doubles: 128 MiB).
@@ -69,18 +104,10 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
         rhs: Vec::with_capacity(g.nodes.len()),
     };
     let mut residual: f64 = 0.0;
-    for (k, &(i, m, n, s)) in g.nodes.iter().enumerate() {
-        let cells = &g.cells[s..g.ends[k]];
-        payoff.clear();
-        payoff.extend(cells.iter().map(|&c| {
-            if c < 0.0 {
-                local[(-c - 1.0) as usize]
-            } else {
-                c
-            }
-        }));
-        let (m, n) = (usize::from(m), usize::from(n));
-        let sol = solver.solve(payoff, m, n);
+    for (k, &(i, _, n, _)) in g.nodes.iter().enumerate() {
+        let cells = g.cells_of(k);
+        let n = usize::from(n);
+        let sol = g.solve(k, local, solver, payoff);
         residual = residual.max((sol.value - local[i as usize]).abs());
         ch.start.push(ch.to.len());
         let first = ch.to.len();

@@ -5,12 +5,13 @@
 //! than `MAX_FILE_BYTES` is ever read; every field is checked, so a wrong, corrupt or
 //! truncated file gives an error naming what is wrong, never a panic.
 
-use std::io::{Read, Write};
-use std::path::Path;
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::index::{MAX_PIECES, Signature};
+use super::index::{Footmen, MAX_PIECES, Signature};
 use super::{SCALE, Tablebase};
 use crate::variants::apocalypse::Rules;
 
@@ -20,6 +21,10 @@ pub(crate) const MAGIC: &[u8; 8] = b"QUILLTB\0";
 pub(crate) const VERSION: u16 = 1;
 /// Bits of a stored value.
 pub(crate) const VALUE_BITS: u8 = 32;
+/// Flag bit 0: the left-right mirror is folded (always set).
+pub(crate) const FLAG_MIRROR: u8 = 1;
+/// Flag bit 1: a partial table, holding the signatures listed only.
+pub(crate) const FLAG_PARTIAL: u8 = 2;
 /// Header bytes before the signature list.
 pub(crate) const HEADER_BYTES: usize = 40;
 /// Bytes of one signature entry.
@@ -28,6 +33,171 @@ pub(crate) const SIGNATURE_BYTES: usize = 8;
 pub(crate) const CHECKSUM_BYTES: usize = 32;
 /// The largest file read (1 GiB).
 pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Why a table file was refused (reading).
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file cannot be opened.
+    Open(io::Error),
+    /// The file cannot be read.
+    Read(io::Error),
+    /// The file is larger than `MAX_FILE_BYTES` (1 GiB).
+    TooLarge(u64),
+    /// The first bytes are not the magic `QUILLTB\0`.
+    BadMagic,
+    /// Shorter than the header (bytes).
+    ShortHeader(usize),
+    /// Another format version.
+    Version(u16),
+    /// An unknown variant byte.
+    Variant(u8),
+    /// A piece count outside 2 ..= `MAX_PIECES`.
+    Pieces(u32),
+    /// Another value width (bits).
+    ValueBits(u8),
+    /// Unknown flags or reserved bytes not zero.
+    Flags,
+    /// A signature count other than an `pieces`-piece table's.
+    Signatures {
+        /// In the header.
+        got: usize,
+        /// The table's piece count.
+        pieces: u32,
+        /// A table of that many pieces.
+        expected: usize,
+    },
+    /// A stored residual outside 0 … 1.
+    Residual(f64),
+    /// A position count other than an `pieces`-piece table's.
+    Positions {
+        /// In the header.
+        got: u64,
+        /// The table's piece count.
+        pieces: u32,
+        /// A table of that many pieces.
+        expected: u64,
+    },
+    /// A file length other than the header implies.
+    Length {
+        /// The file's.
+        got: usize,
+        /// The header's.
+        expected: usize,
+    },
+    /// The checksum does not match.
+    Checksum,
+    /// A signature entry other than the table order's.
+    Entry {
+        /// Its place in the list.
+        k: usize,
+        /// The entry read.
+        got: Signature,
+        /// Its position count.
+        count: u32,
+        /// The signature expected there.
+        expected: Signature,
+        /// Its position count.
+        positions: u64,
+    },
+    /// A partial table's signature that reaches one the table lacks.
+    NotClosed {
+        /// The signature listed.
+        signature: Signature,
+        /// A signature it reaches that is not listed.
+        missing: Signature,
+    },
+    /// A stored value above 2³¹.
+    Value {
+        /// Its place among the values.
+        index: usize,
+        /// The value read.
+        q: u32,
+    },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Open(e) => write!(f, "cannot open: {e}"),
+            ReadError::Read(e) => write!(f, "cannot read: {e}"),
+            ReadError::TooLarge(len) => write!(
+                f,
+                "{len} bytes is more than the largest table read ({MAX_FILE_BYTES})"
+            ),
+            ReadError::BadMagic => write!(f, "not a Quill tablebase (bad magic)"),
+            ReadError::ShortHeader(len) => write!(
+                f,
+                "truncated: {len} bytes, shorter than the {HEADER_BYTES}-byte header"
+            ),
+            ReadError::Version(v) => {
+                write!(f, "format version {v}, this Quill reads version {VERSION}")
+            }
+            ReadError::Variant(v) => write!(f, "unknown variant byte {v}"),
+            ReadError::Pieces(p) => write!(f, "piece count {p} is not 2 to {MAX_PIECES}"),
+            ReadError::ValueBits(b) => write!(f, "{b}-bit values, this Quill reads {VALUE_BITS}"),
+            ReadError::Flags => write!(f, "unknown flags or reserved bytes not zero"),
+            ReadError::Signatures {
+                got,
+                pieces,
+                expected,
+            } => write!(f, "{got} signatures, a {pieces}-piece table has {expected}"),
+            ReadError::Residual(r) => write!(f, "residual {r} is not in 0..1"),
+            ReadError::Positions {
+                got,
+                pieces,
+                expected,
+            } => write!(f, "{got} positions, a {pieces}-piece table has {expected}"),
+            ReadError::Length { got, expected } => write!(
+                f,
+                "{got} bytes, the header says {expected} ({})",
+                if got < expected {
+                    "truncated"
+                } else {
+                    "trailing bytes"
+                }
+            ),
+            ReadError::Checksum => write!(f, "checksum mismatch: the file is corrupt"),
+            ReadError::Entry {
+                k,
+                got,
+                count,
+                expected,
+                positions,
+            } => write!(
+                f,
+                "signature {k} is {got:?} with {count} positions, expected {expected:?} with \
+                 {positions}"
+            ),
+            ReadError::NotClosed { signature, missing } => write!(
+                f,
+                "a partial table with {signature:?} lacks {missing:?}, which it reaches"
+            ),
+            ReadError::Value { index, q } => write!(f, "value {index} is {q}, more than 2^31"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Why a table file could not be written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The file cannot be created.
+    Create(PathBuf, io::Error),
+    /// The bytes cannot be written.
+    Write(PathBuf, io::Error),
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::Create(p, e) => write!(f, "cannot create {}: {e}", p.display()),
+            WriteError::Write(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
 
 /// The variant byte of a rule set.
 fn variant_byte(r: Rules) -> u8 {
@@ -47,7 +217,8 @@ pub fn encode(t: &Tablebase) -> Vec<u8> {
     out.push(variant_byte(t.rules));
     out.push(t.pieces as u8);
     out.push(VALUE_BITS);
-    out.push(1); // flags: bit 0, left-right mirror folded
+    let partial = t.signatures.len() != Signature::all(t.pieces).len();
+    out.push(FLAG_MIRROR | if partial { FLAG_PARTIAL } else { 0 });
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(t.signatures.len() as u32).to_le_bytes());
     out.extend_from_slice(&[0; 4]);
@@ -69,13 +240,13 @@ pub fn encode(t: &Tablebase) -> Vec<u8> {
 ///
 /// # Errors
 /// The I/O error, with the path.
-pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
+pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, WriteError> {
     let bytes = encode(t);
-    let mut f = std::fs::File::create(path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut f =
+        std::fs::File::create(path).map_err(|e| WriteError::Create(path.to_path_buf(), e))?;
     f.write_all(&bytes)
         .and_then(|()| f.sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| WriteError::Write(path.to_path_buf(), e))?;
     Ok(bytes.len() as u64)
 }
 
@@ -84,18 +255,16 @@ pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, String> {
 /// # Errors
 /// A message saying what is wrong: unreadable, too large, not a table, another version,
 /// truncated or too long, a bad field, or a checksum that does not match.
-pub fn read(path: &Path) -> Result<Tablebase, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let len = f.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+pub fn read(path: &Path) -> Result<Tablebase, ReadError> {
+    let f = std::fs::File::open(path).map_err(ReadError::Open)?;
+    let len = f.metadata().map_err(ReadError::Read)?.len();
     if len > MAX_FILE_BYTES {
-        return Err(format!(
-            "{len} bytes is more than the largest table read ({MAX_FILE_BYTES})"
-        ));
+        return Err(ReadError::TooLarge(len));
     }
     let mut bytes = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(ReadError::Read)?;
     decode(&bytes)
 }
 
@@ -111,80 +280,124 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
+/// What the header says.
+struct Header {
+    rules: Rules,
+    pieces: u32,
+    partial: bool,
+    signatures: usize,
+    residual: f64,
+    positions: u64,
+}
+
 /// Parses a table file's bytes.
 ///
 /// # Errors
 /// As [`read`].
-pub fn decode(b: &[u8]) -> Result<Tablebase, String> {
+pub fn decode(b: &[u8]) -> Result<Tablebase, ReadError> {
+    let h = header(b)?;
+    let expected =
+        HEADER_BYTES + h.signatures * SIGNATURE_BYTES + h.positions as usize * 4 + CHECKSUM_BYTES;
+    if b.len() != expected {
+        return Err(ReadError::Length {
+            got: b.len(),
+            expected,
+        });
+    }
+    let body = expected - CHECKSUM_BYTES;
+    if Sha256::digest(&b[..body]).as_slice() != &b[body..] {
+        return Err(ReadError::Checksum);
+    }
+    let mut t = Tablebase::empty_of(h.rules, h.pieces, signature_list(b, &h)?);
+    if t.values.len() as u64 != h.positions {
+        return Err(ReadError::Positions {
+            got: h.positions,
+            pieces: h.pieces,
+            expected: t.values.len() as u64,
+        });
+    }
+    let start = HEADER_BYTES + h.signatures * SIGNATURE_BYTES;
+    for (i, v) in t.values.iter_mut().enumerate() {
+        let q = u32_at(b, start + 4 * i);
+        if f64::from(q) > SCALE {
+            return Err(ReadError::Value { index: i, q });
+        }
+        *v = q;
+    }
+    t.residual = h.residual;
+    Ok(t)
+}
+
+/// The header's fields, each checked on its own (and the counts against an `N`-piece table's
+/// bounds, so that the length computed from them cannot overflow).
+fn header(b: &[u8]) -> Result<Header, ReadError> {
     if b.len() < MAGIC.len() || &b[..MAGIC.len()] != MAGIC {
-        return Err("not a Quill tablebase (bad magic)".into());
+        return Err(ReadError::BadMagic);
     }
     if b.len() < HEADER_BYTES {
-        return Err(format!(
-            "truncated: {} bytes, shorter than the {HEADER_BYTES}-byte header",
-            b.len()
-        ));
+        return Err(ReadError::ShortHeader(b.len()));
     }
     let version = u16_at(b, 8);
     if version != VERSION {
-        return Err(format!(
-            "format version {version}, this Quill reads version {VERSION}"
-        ));
+        return Err(ReadError::Version(version));
     }
     let rules = match b[10] {
         0 => Rules::Seed,
         1 => Rules::Classic,
-        v => return Err(format!("unknown variant byte {v}")),
+        v => return Err(ReadError::Variant(v)),
     };
     let pieces = u32::from(b[11]);
     if !(2..=MAX_PIECES).contains(&pieces) {
-        return Err(format!("piece count {pieces} is not 2 to {MAX_PIECES}"));
+        return Err(ReadError::Pieces(pieces));
     }
     if b[12] != VALUE_BITS {
-        return Err(format!(
-            "{}-bit values, this Quill reads {VALUE_BITS}",
-            b[12]
-        ));
+        return Err(ReadError::ValueBits(b[12]));
     }
-    if b[13] != 1 || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
-        return Err("unknown flags or reserved bytes not zero".into());
+    if b[13] & !FLAG_PARTIAL != FLAG_MIRROR || b[14] != 0 || b[15] != 0 || u32_at(b, 20) != 0 {
+        return Err(ReadError::Flags);
     }
-    let mut t = Tablebase::empty(rules, pieces);
-    let nsig = u32_at(b, 16) as usize;
-    if nsig != t.signatures.len() {
-        return Err(format!(
-            "{nsig} signatures, a {pieces}-piece table has {}",
-            t.signatures.len()
-        ));
+    let partial = b[13] & FLAG_PARTIAL != 0;
+    let all = Signature::all(pieces);
+    let signatures = u32_at(b, 16) as usize;
+    if signatures > all.len() || (!partial && signatures != all.len()) {
+        return Err(ReadError::Signatures {
+            got: signatures,
+            pieces,
+            expected: all.len(),
+        });
     }
     let residual = f64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
     if !(0.0..=1.0).contains(&residual) {
-        return Err(format!("residual {residual} is not in 0..1"));
+        return Err(ReadError::Residual(residual));
     }
-    let total = u64_at(b, 32);
-    if total != t.values.len() as u64 {
-        return Err(format!(
-            "{total} positions, a {pieces}-piece table has {}",
-            t.values.len()
-        ));
+    let positions = u64_at(b, 32);
+    let footmen = Footmen::new(pieces);
+    let most: u64 = all.iter().map(|&s| footmen.positions(s)).sum();
+    if positions > most || (!partial && positions != most) {
+        return Err(ReadError::Positions {
+            got: positions,
+            pieces,
+            expected: most,
+        });
     }
-    let expected = HEADER_BYTES + nsig * SIGNATURE_BYTES + t.values.len() * 4 + CHECKSUM_BYTES;
-    if b.len() != expected {
-        return Err(format!(
-            "{} bytes, the header says {expected} ({})",
-            b.len(),
-            if b.len() < expected {
-                "truncated"
-            } else {
-                "trailing bytes"
-            }
-        ));
-    }
-    let body = expected - CHECKSUM_BYTES;
-    if Sha256::digest(&b[..body]).as_slice() != &b[body..] {
-        return Err("checksum mismatch: the file is corrupt".into());
-    }
-    for (k, s) in t.signatures.iter().enumerate() {
+    Ok(Header {
+        rules,
+        pieces,
+        partial,
+        signatures,
+        residual,
+        positions,
+    })
+}
+
+/// The signature list: a whole table's, or for a partial table signatures in table order
+/// that hold every signature they reach.
+fn signature_list(b: &[u8], h: &Header) -> Result<Vec<Signature>, ReadError> {
+    let footmen = Footmen::new(h.pieces);
+    let all = Signature::all(h.pieces);
+    let mut list: Vec<Signature> = Vec::with_capacity(h.signatures);
+    let mut next = 0;
+    for k in 0..h.signatures {
         let at = HEADER_BYTES + k * SIGNATURE_BYTES;
         let got = Signature {
             wf: b[at],
@@ -193,21 +406,34 @@ pub fn decode(b: &[u8]) -> Result<Tablebase, String> {
             bh: b[at + 3],
         };
         let count = u32_at(b, at + 4);
-        if got != *s || u64::from(count) != t.footmen.positions(*s) {
-            return Err(format!(
-                "signature {k} is {got:?} with {count} positions, expected {s:?} with {}",
-                t.footmen.positions(*s)
-            ));
+        // A whole table lists every signature; a partial one may skip some.
+        let place = all[next..].iter().position(|&s| s == got);
+        let expected = match place {
+            Some(p) if h.partial || p == 0 => {
+                next += p + 1;
+                got
+            }
+            _ => all.get(next).copied().unwrap_or(got),
+        };
+        let positions = footmen.positions(expected);
+        if got != expected || place.is_none() || u64::from(count) != positions {
+            return Err(ReadError::Entry {
+                k,
+                got,
+                count,
+                expected,
+                positions,
+            });
+        }
+        list.push(got);
+    }
+    for &s in &list {
+        if let Some(&missing) = all.iter().find(|&&r| s.reaches(r) && !list.contains(&r)) {
+            return Err(ReadError::NotClosed {
+                signature: s,
+                missing,
+            });
         }
     }
-    let start = HEADER_BYTES + nsig * SIGNATURE_BYTES;
-    for (i, v) in t.values.iter_mut().enumerate() {
-        let q = u32_at(b, start + 4 * i);
-        if f64::from(q) > SCALE {
-            return Err(format!("value {i} is {q}, more than 2^31"));
-        }
-        *v = q;
-    }
-    t.residual = residual;
-    Ok(t)
+    Ok(list)
 }

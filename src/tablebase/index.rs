@@ -84,7 +84,7 @@ pub struct Signature {
 
 impl Signature {
     /// The signature of a position.
-    pub(crate) fn of(pos: &Position) -> Signature {
+    pub fn of(pos: &Position) -> Signature {
         let n = |bb: u32| bb.count_ones() as u8;
         Signature {
             wf: n(pos.footmen(Side::White)),
@@ -95,7 +95,7 @@ impl Signature {
     }
 
     /// Pieces on the board.
-    pub(crate) fn pieces(self) -> u32 {
+    pub fn pieces(self) -> u32 {
         u32::from(self.wf) + u32::from(self.wh) + u32::from(self.bf) + u32::from(self.bh)
     }
 
@@ -128,15 +128,6 @@ impl Signature {
             && s.bf <= self.bf
             && s.wf + s.wh <= self.wf + self.wh
             && s.bf + s.bh <= self.bf + self.bh
-    }
-
-    /// The signatures of a table that `self` can reach, itself included, in table order: the
-    /// family one needs to solve `self`.
-    pub(crate) fn family(self) -> Vec<Signature> {
-        Signature::all(self.pieces())
-            .into_iter()
-            .filter(|&s| self.reaches(s))
-            .collect()
     }
 
     /// A small number naming the signature, for direct lookup tables.

@@ -15,8 +15,10 @@ pub mod cli;
 pub(crate) mod exact;
 pub mod format;
 pub mod index;
+mod iterate;
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use index::{Footmen, Signature, canonical, pieces_of};
@@ -242,16 +244,16 @@ impl Tables {
     /// most `MAX_DIRECTORY_FILES`); an empty path gives no tables.
     ///
     /// # Errors
-    /// A message naming the file that could not be read, or a directory without tables.
-    pub fn load(path: &str) -> Result<Tables, String> {
+    /// [`LoadError`]: the file that could not be read and why, or a directory that cannot be
+    /// listed, holds too many tables or none.
+    pub fn load(path: &str) -> Result<Tables, LoadError> {
         let mut tables = Tables::default();
         if path.is_empty() || path == "<empty>" {
             return Ok(tables);
         }
         let p = Path::new(path);
-        if p.is_dir() {
-            let entries =
-                std::fs::read_dir(p).map_err(|e| format!("cannot read directory {path}: {e}"))?;
+        let files = if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| LoadError::Directory(p.into(), e))?;
             let mut files: Vec<_> = entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
@@ -259,23 +261,54 @@ impl Tables {
                 .collect();
             files.sort();
             if files.len() > MAX_DIRECTORY_FILES {
-                return Err(format!(
-                    "{path} has {} table files, more than {MAX_DIRECTORY_FILES}",
-                    files.len()
-                ));
+                return Err(LoadError::TooManyFiles(p.into(), files.len()));
             }
-            for f in &files {
-                tables.add(format::read(f).map_err(|e| format!("{}: {e}", f.display()))?);
+            if files.is_empty() {
+                return Err(LoadError::NoTables(p.into()));
             }
-            if tables.is_empty() {
-                return Err(format!("no *.qtb table file in {path}"));
-            }
+            files
         } else {
-            tables.add(format::read(p).map_err(|e| format!("{path}: {e}"))?);
+            vec![p.to_path_buf()]
+        };
+        for f in files {
+            match format::read(&f) {
+                Ok(t) => tables.add(t),
+                Err(e) => return Err(LoadError::File(f, e)),
+            }
         }
         Ok(tables)
     }
 }
+
+/// Why `Tables::load` refused a path.
+#[derive(Debug)]
+pub enum LoadError {
+    /// A directory that cannot be listed.
+    Directory(PathBuf, std::io::Error),
+    /// A directory with more than `MAX_DIRECTORY_FILES` tables.
+    TooManyFiles(PathBuf, usize),
+    /// A directory without `*.qtb` files.
+    NoTables(PathBuf),
+    /// A table file that cannot be read, and why.
+    File(PathBuf, format::ReadError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Directory(p, e) => write!(f, "cannot read directory {}: {e}", p.display()),
+            LoadError::TooManyFiles(p, n) => write!(
+                f,
+                "{} has {n} table files, more than {MAX_DIRECTORY_FILES}",
+                p.display()
+            ),
+            LoadError::NoTables(p) => write!(f, "no *.qtb table file in {}", p.display()),
+            LoadError::File(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 /// The most table files read from one directory.
 pub(crate) const MAX_DIRECTORY_FILES: usize = 16;

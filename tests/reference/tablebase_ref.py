@@ -162,6 +162,25 @@ RESIDUAL = 1e-12
 EPS = 1e-12
 
 
+UNBOUNDED_SLACK = 1e-9
+# The smallest pivot: entries of a tableau whose payoffs are 1 to 2 that are smaller than this
+# are rounding noise of zeros, and pivoting on them blows the tableau up.
+PIVOT_EPS = 1e-9
+
+
+def pivot_row(t, basis, col, m):
+    """(ratio, row) of the ratio test on column col, ties to the lowest basic variable."""
+    best = None
+    for i in range(m):
+        if t[i][col] > PIVOT_EPS:
+            ratio = t[i][-1] / t[i][col]
+            if best is None or ratio < best[0] - EPS or (
+                abs(ratio - best[0]) <= EPS and basis[i] < basis[best[1]]
+            ):
+                best = (ratio, i)
+    return best
+
+
 def solve_game_float(a):
     """(value, row strategy, column strategy) of the zero-sum game a (rows maximise)."""
     m, n = len(a), len(a[0])
@@ -186,19 +205,21 @@ def solve_game_float(a):
     obj = [-1.0] * n + [0.0] * (m + 1)
     basis = [n + i for i in range(m)]
     for _ in range(10_000):
-        col = next((j for j in range(width - 1) if obj[j] < -EPS), None)
+        # Bland's rule: the first improving column that has a pivot. A column that improves
+        # by rounding only (reduced cost within UNBOUNDED_SLACK of 0) and has no positive
+        # entry is rounding noise, not an unbounded ray: it is skipped.
+        col, best = None, None
+        for j in range(width - 1):
+            if obj[j] >= -EPS:
+                continue
+            best = pivot_row(t, basis, j, m)
+            if best is not None:
+                col = j
+                break
+            if obj[j] < -UNBOUNDED_SLACK:
+                raise RuntimeError("unbounded LP (impossible for a positive game)")
         if col is None:
             break
-        best = None
-        for i in range(m):
-            if t[i][col] > EPS:
-                ratio = t[i][-1] / t[i][col]
-                if best is None or ratio < best[0] - EPS or (
-                    abs(ratio - best[0]) <= EPS and basis[i] < basis[best[1]]
-                ):
-                    best = (ratio, i)
-        if best is None:
-            raise RuntimeError("unbounded LP (impossible for a positive game)")
         r = best[1]
         piv = t[r][col]
         t[r] = [v / piv for v in t[r]]

@@ -1,0 +1,270 @@
+//! Solving one signature (`protocol-docs/tablebase.md`, "How a table is built", steps 1–4):
+//! finished positions get their payoff, positions whose children all lie outside the
+//! signature are solved once, and the rest are iterated: a work list, then full Gauss–Seidel
+//! sweeps with Aitken extrapolation, handing over to strategy iteration ([`super::exact`])
+//! once the residual is small.
+
+use std::collections::VecDeque;
+
+use super::Tablebase;
+use super::build::{EXACT_FROM, MAX_ROUNDS, MAX_UPDATES_PER_POSITION, SignatureStats, TOLERANCE};
+use super::exact::{Cell, Graph};
+use super::index::{Signature, canonical, pieces_of};
+use crate::solver::Solver;
+use crate::variant::Side;
+use crate::variants::apocalypse::{Position, Rules};
+
+/// Full sweeps between two attempts at strategy iteration when one did not reach
+/// [`TOLERANCE`].
+const RETRY: usize = 50;
+/// Full sweeps between two extrapolations.
+const EXTRAPOLATE: usize = 10;
+/// A value change smaller than this does not queue the position's parents.
+const QUIET: f64 = 1e-15;
+
+/// Solves signature `sig` of `table` into `values` (the whole table's values, every earlier
+/// signature already final).
+pub(super) fn solve_signature(
+    table: &Tablebase,
+    rules: Rules,
+    sig: Signature,
+    max_sweeps: usize,
+    values: &mut [f64],
+) -> SignatureStats {
+    let count = table.footmen.positions(sig);
+    let base = table.offset(sig).expect("a signature of the table") as usize;
+    let mut st = SignatureStats::new(sig, count);
+    let graph = prepare(table, rules, sig, values, &mut st);
+    if graph.nodes.is_empty() {
+        return st;
+    }
+    let local = &mut values[base..base + count as usize];
+    work_list(&graph, &Parents::of(&graph, count as usize), local, &mut st);
+    sweep(&graph, local, max_sweeps, &mut st);
+    st
+}
+
+/// Steps 1 and 2 for every position of `sig`, and the graph of the others (step 3's).
+fn prepare(
+    table: &Tablebase,
+    rules: Rules,
+    sig: Signature,
+    values: &mut [f64],
+    st: &mut SignatureStats,
+) -> Graph {
+    let base = table.offset(sig).expect("a signature of the table") as usize;
+    let mut g = Graph::default();
+    let mut solver = Solver::new();
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for i in 0..st.positions {
+        let p = table.footmen.pieces(sig, i);
+        let pos = Position::from_parts(rules, [p[0], p[2]], [p[1], p[3]], [0, 0]);
+        if let Some(v) = super::terminal(&pos) {
+            values[base + i as usize] = v;
+            st.finished += 1;
+            continue;
+        }
+        pos.legal_moves(Side::White, &mut white);
+        pos.legal_moves(Side::Black, &mut black);
+        let start = g.cells.len();
+        let mut inside = false;
+        for &w in &white {
+            for &b in &black {
+                let child = pos.resolve(Ok(w), Ok(b));
+                let cell = cell(table, sig, &child, values);
+                inside |= cell < 0.0;
+                g.cells.push(cell);
+            }
+        }
+        if inside {
+            g.nodes
+                .push((i as u32, white.len() as u16, black.len() as u16, start));
+        } else {
+            let v = solver.solve(&g.cells[start..], white.len(), black.len());
+            values[base + i as usize] = v.value;
+            g.cells.truncate(start);
+            st.direct += 1;
+        }
+    }
+    st.iterated = g.nodes.len() as u64;
+    st.cells = g.cells.len() as u64;
+    g.ends = (0..g.nodes.len())
+        .map(|k| g.nodes.get(k + 1).map_or(g.cells.len(), |n| n.3))
+        .collect();
+    g.node_of = vec![u32::MAX; st.positions as usize];
+    for (k, n) in g.nodes.iter().enumerate() {
+        g.node_of[n.0 as usize] = k as u32;
+    }
+    g
+}
+
+/// The cell of a joint move leading to `child`: its payoff when finished or outside `sig`,
+/// else its index in `sig` (as a [`Cell`]).
+fn cell(table: &Tablebase, sig: Signature, child: &Position, values: &[f64]) -> Cell {
+    if let Some(v) = super::terminal(child) {
+        return v;
+    }
+    let cs = Signature::of(child);
+    let ci = table
+        .footmen
+        .index(cs, canonical(pieces_of(child)))
+        .expect("a child of a table position is in the table");
+    if cs == sig {
+        -(ci as f64) - 1.0
+    } else {
+        let off = table.offset(cs).expect("a child signature of the table");
+        values[(off + ci) as usize]
+    }
+}
+
+/// The parents of each position among the iterated ones (compressed rows).
+struct Parents {
+    first: Vec<usize>,
+    of: Vec<u32>,
+}
+
+impl Parents {
+    fn of(g: &Graph, count: usize) -> Parents {
+        let children = |k: usize| {
+            g.cells_of(k)
+                .iter()
+                .filter(|&&c| c < 0.0)
+                .map(|&c| (-c - 1.0) as usize)
+        };
+        let mut first = vec![0usize; count + 1];
+        for k in 0..g.nodes.len() {
+            for r in children(k) {
+                first[r + 1] += 1;
+            }
+        }
+        for i in 0..count {
+            first[i + 1] += first[i];
+        }
+        let mut of = vec![0u32; first[count]];
+        let mut fill = first.clone();
+        for k in 0..g.nodes.len() {
+            for r in children(k) {
+                of[fill[r]] = k as u32;
+                fill[r] += 1;
+            }
+        }
+        Parents { first, of }
+    }
+
+    fn get(&self, i: usize) -> &[u32] {
+        &self.of[self.first[i]..self.first[i + 1]]
+    }
+}
+
+/// Step 3's work list: every iterated position solved, and solved again when a child moved,
+/// at most [`MAX_UPDATES_PER_POSITION`] times a position on average.
+fn work_list(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureStats) {
+    let mut solver = Solver::new();
+    let mut payoff = Vec::new();
+    let mut queued = vec![true; g.nodes.len()];
+    let mut work: VecDeque<u32> = (0..g.nodes.len() as u32).collect();
+    let cap = MAX_UPDATES_PER_POSITION * g.nodes.len() as u64;
+    while let Some(k) = work.pop_front() {
+        if st.updates >= cap {
+            break;
+        }
+        let k = k as usize;
+        queued[k] = false;
+        let v = g.solve(k, local, &mut solver, &mut payoff).value;
+        st.updates += 1;
+        let i = g.nodes[k].0 as usize;
+        let moved = (v - local[i]).abs();
+        local[i] = v;
+        if moved > QUIET {
+            for &p in parents.get(i) {
+                if !queued[p as usize] {
+                    queued[p as usize] = true;
+                    work.push_back(p);
+                }
+            }
+        }
+    }
+}
+
+/// The last two changes of each iterated position's value.
+struct Changes {
+    delta: Vec<f64>,
+    before: Vec<f64>,
+}
+
+/// Full sweeps until the residual is at most [`TOLERANCE`] or `max_sweeps` have run, with
+/// strategy iteration tried once the residual is at most [`EXACT_FROM`] (again [`RETRY`]
+/// sweeps later if it did not finish), and an extrapolation every [`EXTRAPOLATE`] sweeps.
+fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStats) {
+    let mut solver = Solver::new();
+    let mut payoff = Vec::new();
+    let n = g.nodes.len();
+    let mut ch = Changes {
+        delta: vec![0.0; n],
+        before: vec![0.0; n],
+    };
+    let mut next_exact = 0;
+    loop {
+        let mut residual: f64 = 0.0;
+        for k in 0..n {
+            let v = g.solve(k, local, &mut solver, &mut payoff).value;
+            let i = g.nodes[k].0 as usize;
+            ch.before[k] = ch.delta[k];
+            ch.delta[k] = v - local[i];
+            residual = residual.max(ch.delta[k].abs());
+            local[i] = v;
+        }
+        st.sweeps += 1;
+        st.residual = residual;
+        if st.sweeps.is_multiple_of(100) {
+            log::info!(
+                "{:?}: sweep {}, residual {residual:.2e}",
+                st.signature,
+                st.sweeps
+            );
+        }
+        if residual <= TOLERANCE || st.sweeps >= max_sweeps {
+            return;
+        }
+        if residual <= EXACT_FROM && st.sweeps >= next_exact {
+            if exact(g, local, &mut ch, st) {
+                return;
+            }
+            next_exact = st.sweeps + RETRY;
+        } else if st.sweeps.is_multiple_of(EXTRAPOLATE) {
+            extrapolate(g, local, &ch);
+        }
+    }
+}
+
+/// Strategy-iteration rounds on the signature; whether they reached [`TOLERANCE`]. Where a
+/// round was kept the values jumped, so their last changes are forgotten.
+fn exact(g: &Graph, local: &mut [f64], ch: &mut Changes, st: &mut SignatureStats) -> bool {
+    let r = super::exact::solve(g, local, TOLERANCE, MAX_ROUNDS);
+    log::info!(
+        "{:?}: strategy iteration after {} sweeps: {r:?}",
+        st.signature,
+        st.sweeps
+    );
+    st.rounds += r.accepted;
+    if r.accepted > 0 {
+        st.residual = *r.residuals.last().expect("a residual per round");
+        ch.delta.fill(0.0);
+    }
+    st.residual <= TOLERANCE
+}
+
+/// Moves each value to the limit of its last two changes' geometric series (Aitken), where
+/// they shrink with one sign: where the iteration converges geometrically (long cycles left
+/// with a small probability each turn). The sweeps after it measure the residual, so a bad
+/// guess is only slower, never accepted.
+fn extrapolate(g: &Graph, local: &mut [f64], ch: &Changes) {
+    for (k, &(i, ..)) in g.nodes.iter().enumerate() {
+        let (d, p) = (ch.delta[k], ch.before[k]);
+        if d != 0.0 && p != 0.0 && d.signum() == p.signum() && d.abs() < p.abs() {
+            let r = d / p;
+            let i = i as usize;
+            local[i] = (local[i] + d * r / (1.0 - r)).clamp(0.0, 1.0);
+        }
+    }
+}
