@@ -352,29 +352,21 @@ fn restricted<P: Searchable>(
     depth: u32,
     contempt: i32,
 ) -> Found {
-    let limits = Limits {
-        depth: Some(depth),
-        contempt,
-        ..Limits::default()
-    };
-    let stop = AtomicBool::new(false);
-    let mut table = TransTable::new(4).unwrap();
-    search(
+    restricted_in(
         pos,
         history,
         allowed,
-        limits,
-        &stop,
-        &mut table,
-        &mut |_| {},
+        depth,
+        contempt,
+        &mut TransTable::new(4).unwrap(),
     )
-    .expect("a move")
 }
 
-/// The search of `pos` to `depth` with `contempt` in `table`, after a game of `history`.
+/// As `restricted`, in `table`.
 fn restricted_in<P: Searchable>(
     pos: &P,
     history: &[u64],
+    allowed: &[WireMove],
     depth: u32,
     contempt: i32,
     table: &mut TransTable,
@@ -387,7 +379,7 @@ fn restricted_in<P: Searchable>(
     search(
         pos,
         history,
-        &[],
+        allowed,
         limits,
         &AtomicBool::new(false),
         table,
@@ -464,13 +456,13 @@ fn a_table_filled_with_the_other_side_at_the_root_gives_the_same_search() {
     for fen in GLADIATOR_FENS {
         let pos = glad(Rules::Gladiator, fen);
         let mut table = TransTable::new(4).unwrap();
-        let first = restricted_in(&pos, &[], 4, 20, &mut table);
+        let first = restricted_in(&pos, &[], &[], 4, 20, &mut table);
         let child = pos.after(pos.read_wire(&first.mv).unwrap());
-        let fresh = restricted_in(&child, &[], 4, 20, &mut TransTable::new(4).unwrap());
-        let shared = restricted_in(&child, &[], 4, 20, &mut table);
+        let fresh = restricted_in(&child, &[], &[], 4, 20, &mut TransTable::new(4).unwrap());
+        let shared = restricted_in(&child, &[], &[], 4, 20, &mut table);
         assert_eq!(shared, fresh, "{fen}");
         // With the same side at the root the entries are used.
-        let again = restricted_in(&pos, &[], 4, 20, &mut table);
+        let again = restricted_in(&pos, &[], &[], 4, 20, &mut table);
         assert!(again.nodes < first.nodes, "{fen}");
     }
 }

@@ -186,7 +186,7 @@ impl<P: Searchable> Searcher<'_, P> {
         beta: i32,
     ) -> (i32, Option<P::Move>) {
         let At { depth, ply, .. } = at;
-        let (mut best, mut best_move) = (-INFINITY, None);
+        let mut best = (-INFINITY, None);
         let mut i = 0;
         while i < moves.len() {
             pick(moves, scores, i);
@@ -210,26 +210,40 @@ impl<P: Searchable> Searcher<'_, P> {
             if self.aborted {
                 break;
             }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    self.set_pv(ply, mv);
-                    if alpha >= beta {
-                        if pos.capture_order(mv).is_none() {
-                            self.reward(pos, mv, &moves[..i], ply, depth);
-                        }
-                        break;
-                    }
+            if self.better(ply, mv, score, &mut best, &mut alpha, beta) {
+                if pos.capture_order(mv).is_none() {
+                    self.reward(pos, mv, &moves[..i], ply, depth);
                 }
+                break;
             }
             if refined != Some(mv) {
                 self.refine(pos, mv, moves, scores, at.tt, ply);
             }
             i += 1;
         }
-        (best, best_move)
+        best
+    }
+
+    /// Takes the `score` of `mv` at `ply` into a node's best (score, move) so far and its
+    /// window; returns whether it cuts the node off.
+    fn better(
+        &mut self,
+        ply: usize,
+        mv: P::Move,
+        score: i32,
+        best: &mut (i32, Option<P::Move>),
+        alpha: &mut i32,
+        beta: i32,
+    ) -> bool {
+        if score > best.0 {
+            *best = (score, Some(mv));
+            if score > *alpha {
+                *alpha = score;
+                self.set_pv(ply, mv);
+                return *alpha >= beta;
+            }
+        }
+        false
     }
 
     /// Quiescence: the static score (standing pat) or a capture that beats it.
@@ -286,7 +300,7 @@ impl<P: Searchable> Searcher<'_, P> {
         beta: i32,
     ) -> (i32, Option<P::Move>) {
         let mut alpha = alpha.max(stand);
-        let (mut best, mut best_move) = (stand, None);
+        let mut best = (stand, None);
         for i in 0..moves.len() {
             pick(moves, scores, i);
             let mv = pos.settle(moves[i]);
@@ -298,19 +312,11 @@ impl<P: Searchable> Searcher<'_, P> {
             if self.aborted {
                 break;
             }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    self.set_pv(ply, mv);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if self.better(ply, mv, score, &mut best, &mut alpha, beta) {
+                break;
             }
         }
-        (best, best_move)
+        best
     }
 
     /// Searches the root turns to `depth` in the window (`alpha`, `beta`); returns the best
