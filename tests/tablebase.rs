@@ -206,6 +206,7 @@ fn unexploitable_at_the_root(positions: &[Position]) {
         time: None,
         nodes: None,
         exact: false,
+        ..Limits::default()
     };
     let stop = AtomicBool::new(false);
     for pos in positions {

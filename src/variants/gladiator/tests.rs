@@ -1,0 +1,160 @@
+//! Tests of Gladiator and Brawl positions, turns and keys.
+
+use super::reach::KNIGHT_STEPS;
+use super::*;
+use crate::notation::parse_move;
+
+#[test]
+fn start_round_trips() {
+    let p = Position::start(Rules::Gladiator);
+    assert_eq!(p.fen(), START_FEN);
+    assert!(p.end().is_none());
+}
+
+#[test]
+fn the_incremental_key_equals_the_key_from_scratch_over_random_games() {
+    let mut rng = crate::rng::Rng::new(0x6b65_7973);
+    let (mut placements, mut checked, mut ahead) = (0, 0, 0);
+    for game in 0..40 {
+        let rules = if game % 2 == 0 {
+            Rules::Gladiator
+        } else {
+            Rules::Brawl
+        };
+        let mut pos = Position::start(rules);
+        for _ in 0..120 {
+            if pos.end().is_some() {
+                break;
+            }
+            let turns = pos.turns();
+            let turn = turns[rng.below(turns.len() as u64) as usize];
+            placements += usize::from(turn.place != NONE);
+            assert_eq!(pos.key_after(turn), Some(pos.play(turn).zobrist()));
+            // And for every turn the search tries whose key it can know ahead.
+            let mut tried = Vec::new();
+            crate::search::Searchable::all_candidates(&pos, &mut tried);
+            for t in tried {
+                if let Some(key) = pos.key_after(t) {
+                    let after = crate::search::Searchable::after(&pos, t);
+                    assert_eq!(key, after.zobrist(), "{} {t:?}", pos.fen());
+                    ahead += 1;
+                }
+            }
+            pos = pos.play(turn);
+            assert_eq!(pos.zobrist(), pos.zobrist_from_scratch(), "{}", pos.fen());
+            // And the FEN's own key agrees (the parser computes it from scratch).
+            let fen = Position::from_fen(rules, &pos.fen()).unwrap();
+            assert_eq!(fen.zobrist(), pos.zobrist());
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 1000 && placements > 10 && ahead > 10 * checked,
+        "{checked} positions, {placements} placements, {ahead} keys ahead"
+    );
+}
+
+/// The squares a piece reaches, walked step by step on (file, rank) pairs: the reference
+/// the bitboard lookups are checked against.
+fn walked(kind: Kind, sq: u8, occupied: u64) -> u64 {
+    let diagonal = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+    let straight = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let (steps, slides): (Vec<(i8, i8)>, bool) = match kind {
+        Kind::Pawn => (vec![], false),
+        Kind::Knight => (KNIGHT_STEPS.to_vec(), false),
+        Kind::King => ([diagonal, straight].concat(), false),
+        Kind::Bishop => (diagonal.to_vec(), true),
+        Kind::Rook => (straight.to_vec(), true),
+        Kind::Queen => ([diagonal, straight].concat(), true),
+    };
+    let mut out = 0;
+    for (df, dr) in steps {
+        let (mut f, mut r) = ((sq % 8) as i8, (sq / 8) as i8);
+        loop {
+            f += df;
+            r += dr;
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                break;
+            }
+            let b = 1u64 << (r * 8 + f);
+            out |= b;
+            if !slides || occupied & b != 0 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_reach_matches_a_step_by_step_walk() {
+    let mut rng = crate::rng::Rng::new(0x7265_6163);
+    for round in 0..400 {
+        // Sparse to dense boards, corner and edge squares included.
+        let occupied = match round % 4 {
+            0 => 0,
+            1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            2 => rng.next_u64() & rng.next_u64(),
+            _ => rng.next_u64(),
+        };
+        for sq in 0..64u8 {
+            for kind in KINDS {
+                assert_eq!(
+                    reach(kind, sq, occupied),
+                    walked(kind, sq, occupied),
+                    "{kind:?} on {sq}, occupied {occupied:#x}"
+                );
+            }
+        }
+    }
+    // The bare board: a rook on a1 sees its rank and file, a bishop on h8 the long diagonal.
+    assert_eq!(reach(Kind::Rook, 0, 0), 0x0101_0101_0101_01fe);
+    assert_eq!(reach(Kind::Bishop, 63, 0), 0x0040_2010_0804_0201);
+}
+
+/// A pawn's targets, borrowed supporter by supporter (walked step by step), against the
+/// lookup by kind, over positions of random games.
+#[test]
+fn pawn_targets_are_the_union_of_each_powering_supporters_moves() {
+    let mut rng = crate::rng::Rng::new(0x7461_7267);
+    let mut checked = 0;
+    for game in 0..20 {
+        let rules = [Rules::Gladiator, Rules::Brawl][game % 2];
+        let mut pos = Position::start(rules);
+        for _ in 0..80 {
+            if pos.end().is_some() {
+                break;
+            }
+            let occupied = pos.occupied();
+            for s in 0..2 {
+                let mut pawns = pos.kinds[0] & pos.sides[s];
+                while pawns != 0 {
+                    let from = pawns.trailing_zeros() as u8;
+                    pawns &= pawns - 1;
+                    let mut expected = 0;
+                    let diagonals = walked(Kind::Bishop, from, occupied);
+                    for t in 0..64u8 {
+                        if diagonals & pos.supporters(s) & bit(t) != 0 {
+                            let kind = pos.kind_at(t).unwrap();
+                            expected |= walked(kind, from, occupied);
+                        }
+                    }
+                    let expected = pos.allowed_targets(s, expected);
+                    assert_eq!(pos.targets_of(s, from, occupied), expected, "{}", pos.fen());
+                    checked += 1;
+                }
+            }
+            let turns = pos.turns();
+            pos = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+}
+
+#[test]
+fn pawns_refuse_bad_turns() {
+    let p = Position::start(Rules::Gladiator);
+    let t = |s: &str| p.parse_turn(&parse_move(s).unwrap());
+    assert!(t("a1a2").is_err());
+    assert!(t("b2b2").is_err());
+}
