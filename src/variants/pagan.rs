@@ -5,6 +5,8 @@
 //! in the step tables: `STEP` never crosses it, `PAGAN_STEP` crosses it with zero width on
 //! files b–f, so move generation needs no special case for it.
 
+pub(crate) mod hunt;
+
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Leg, WireMove};
 use crate::variant::Side;
@@ -105,7 +107,7 @@ const fn index(file: i8, rank: i8) -> u8 {
     ((rank - 1) * 7 + file) as u8
 }
 
-const NO: u8 = u8::MAX;
+pub(crate) const NO: u8 = u8::MAX;
 
 /// One step from a square in a direction for every piece but the Pagan (`NO` when the step
 /// leaves the board or enters a hole).
@@ -677,6 +679,52 @@ impl Position {
         false
     }
 
+    /// Every square on which a piece of `victim`'s would be attacked by the other side, as
+    /// [`Position::attacked`] judges one square, in one pass over the attackers.
+    pub(crate) fn attacks(&self, victim: Side) -> u128 {
+        let them = victim.opponent();
+        let empty = |q: u8| q != NO && self.board[usize::from(q)].is_none();
+        let mut map = 0;
+        let each = |kind: Kind, map: &mut u128, f: &dyn Fn(usize) -> u128| {
+            let mut b = self.pieces(them, kind);
+            while b != 0 {
+                *map |= f(b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        };
+        each(Kind::King, &mut map, &|s| KING_REACH[s]);
+        each(Kind::Alchemist, &mut map, &|s| ALCHEMIST_REACH[s]);
+        each(Kind::Wazir, &mut map, &|s| {
+            let mut m = WAZIR_STEPS[s];
+            for d in ORTHOGONAL {
+                let one = STEP[s][d];
+                if empty(one) && STEP[usize::from(one)][d] != NO {
+                    m |= bit(STEP[usize::from(one)][d]);
+                }
+            }
+            m
+        });
+        each(Kind::Pawn, &mut map, &|s| {
+            [1, 6]
+                .iter()
+                .filter(|&&d| STEP[s][d] != NO)
+                .fold(0, |m, &d| m | bit(STEP[s][d]))
+        });
+        // A Pagan attacks its neighbour in direction d when the square in the opposite
+        // direction, where it withdraws to, exists and is empty.
+        each(Kind::Pagan, &mut map, &|s| {
+            let mut m = 0;
+            for d in 0..8 {
+                let near = PAGAN_STEP[s][d];
+                if near != NO && empty(PAGAN_STEP[s][7 - d]) {
+                    m |= bit(near);
+                }
+            }
+            m
+        });
+        map
+    }
+
     /// Whether the side to move's king stands on the dead board under attack.
     pub(crate) fn in_check(&self) -> bool {
         self.dead_king(self.to_move)
@@ -697,6 +745,13 @@ impl Position {
         }
         self.pseudo_moves(out);
         out.retain(|&mv| self.is_legal(mv));
+    }
+
+    /// Whether the side to move has a legal move (legality checked only until one passes).
+    pub(crate) fn has_legal_move(&self) -> bool {
+        let mut moves = Vec::new();
+        self.pseudo_moves(&mut moves);
+        !self.bare_kings() && moves.iter().any(|&mv| self.is_legal(mv))
     }
 
     /// Appends the pseudo-legal moves of the side to move.
@@ -829,6 +884,18 @@ impl Position {
         let own = self.side_bits(side);
         (self.pieces(side, Kind::Pagan) | self.pieces(side, Kind::Pawn) | own & DEAD_SQUARES)
             .count_ones()
+    }
+
+    /// Whether `side` can still win: two units toward a mate (`Position::mating_force`),
+    /// and the enemy king already dead or a piece that can capture it on the game board (a
+    /// live piece but the king, which never captures a king, or a Pagan, which comes back
+    /// from the dead board).
+    pub(crate) fn can_win(&self, side: Side) -> bool {
+        let own = self.side_bits(side);
+        let capturers =
+            own & !DEAD_SQUARES & !self.pieces(side, Kind::King) | self.pieces(side, Kind::Pagan);
+        self.mating_force(side) >= 2
+            && (self.dead_king(side.opponent()).is_some() || capturers != 0)
     }
 
     pub(crate) fn bare_kings(&self) -> bool {
@@ -1079,6 +1146,25 @@ mod tests {
             dead_pieces += (0..28u8).filter(|&sq| pos.at(sq).is_some()).count();
         }
         assert!(dead_pieces > 1000, "the games reach the dead board");
+    }
+
+    #[test]
+    fn the_attack_map_agrees_with_attacked_on_every_square() {
+        for pos in random_positions(40, 60) {
+            for side in [Side::White, Side::Black] {
+                let map = pos.attacks(side);
+                for sq in 0..SQUARES as u8 {
+                    if STEP[usize::from(sq)].iter().any(|&s| s != NO) {
+                        assert_eq!(
+                            map & bit(sq) != 0,
+                            pos.attacked(sq, side),
+                            "{} square {sq} for {side:?}",
+                            pos.fen()
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
