@@ -582,6 +582,7 @@ fn run_exploit(args: &ExploitArgs) -> ExitCode {
         nodes: None,
         // As `go movetime`: the time is used whole.
         exact: args.depth.is_none(),
+        ..quill::search::Limits::default()
     };
     let fens: Vec<&str> = if args.fens.is_empty() {
         endgame::fens(endgame::ENDGAMES)

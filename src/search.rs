@@ -4,18 +4,26 @@
 //! A time, depth and node budget and a stop flag bound it. It knows no protocol: it returns a
 //! typed [`Found`].
 //!
-//! Repetitions: no variant here has a repetition rule, but a position below the root that
-//! repeats one earlier on the search path or in the game before the root (the keys the caller
-//! passes) is no progress, and an arbiter may adjudicate it. It scores as *half* the static
-//! score of the repeated position for its mover, shifted by a contempt of
-//! `REPETITION_CONTEMPT` against the side to move at the root: a side that is ahead sees a
-//! repetition as worth less than keeping its edge (but never as a loss, so it gives nothing
-//! away to avoid one), a side that is behind is glad of one, and in a level position the
-//! engine plays on. The scan for repetitions goes back only as far as
+//! Draws and contempt: no variant here has a repetition rule, but a position below the root
+//! that repeats one earlier on the search path or in the game before the root (the keys the
+//! caller passes) is no progress, and an arbiter may adjudicate it as a draw. Such a
+//! repetition, and every draw the search meets (a rule's draw from [`Searchable::over`], a
+//! stalemate from [`Searchable::stuck`]), scores as *minus the contempt* ([`Limits::contempt`],
+//! the UCI option `Contempt`) for the side to move at the root, and plus the contempt for the
+//! other side: the engine plays on rather than draw unless everything else is worse than
+//! −contempt for it, so a side that is ahead never gives its edge away for a draw, and at most
+//! the contempt to avoid one. The scan for repetitions goes back only as far as
 //! [`Searchable::reversible_plies`] allows (no position before an irreversible turn can
 //! recur), and the game before the root is looked up in a hash set, so a long game costs a
 //! node nothing. The repetition score itself is never stored in the table, but the scores of
 //! the nodes above it are (the usual small path dependency of a table).
+//!
+//! Because a draw's score depends on which side is to move at the root, a table entry stored
+//! for a position whose mover is not the root side is keyed apart (its key XOR a fixed tag;
+//! `Searcher::slot_key`) whenever the contempt is not zero: a later search with the other
+//! side at the root (analysis of both sides, a GUI that swaps) misses those entries instead of
+//! reading draws scored for the wrong side. Within one search a position always has the same
+//! mover, so no transposition is lost.
 
 mod table;
 #[cfg(test)]
@@ -38,9 +46,15 @@ pub const MAX_PLY: usize = 100;
 /// Size of the history table per side: every [`Searchable::history_index`] is below it.
 pub(crate) const HISTORY_SIZE: usize = 8192;
 
-/// What a repetition costs the side to move at the root, in centipawns (see the module
-/// documentation).
-pub(crate) const REPETITION_CONTEMPT: i32 = 20;
+/// The default [`Limits::contempt`] (UCI `Contempt`), in centipawns: what a draw costs the
+/// side to move at the root.
+pub const DEFAULT_CONTEMPT: i32 = 20;
+/// The largest contempt, either way, in centipawns (a pawn and a half or so is already more
+/// than any draw is worth avoiding at).
+pub const MAX_CONTEMPT: i32 = 500;
+/// The tag that keys apart the table entries of positions whose mover is not the root side
+/// (see the module documentation).
+const OPPONENT_TAG: u64 = 0x6c8e_9cf5_7093_2bd5;
 
 const INFINITY: i32 = WIN + 1;
 /// Nodes between two looks at the clock (the stop flag is read at every node).
@@ -160,8 +174,8 @@ pub trait Searchable: Clone {
     fn read_wire(&self, mv: &WireMove) -> Option<Self::Move>;
 }
 
-/// How long and how deep to search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How long and how deep to search, and how draws score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration.
     pub depth: Option<u32>,
@@ -175,6 +189,23 @@ pub struct Limits {
     /// The time is to be used whole (`go movetime`): iterations go on until it runs out,
     /// and the answer is the last completed one.
     pub exact: bool,
+    /// What a draw (a repetition included) costs the side to move at the root, in
+    /// centipawns, within ±[`MAX_CONTEMPT`] (larger values count as that bound); negative
+    /// values make the engine seek draws. Default [`DEFAULT_CONTEMPT`].
+    pub contempt: i32,
+}
+
+impl Default for Limits {
+    /// No limit at all, and the default contempt.
+    fn default() -> Limits {
+        Limits {
+            depth: None,
+            time: None,
+            nodes: None,
+            exact: false,
+            contempt: DEFAULT_CONTEMPT,
+        }
+    }
 }
 
 /// The result of a search.
@@ -278,6 +309,11 @@ struct Searcher<'a, P: Searchable> {
     path: Vec<u64>,
     /// Keys of the positions of the game before the root.
     before: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// The score of a draw for the side to move at the root (minus the contempt).
+    draw: i32,
+    /// What keys apart the table entries of the other side's positions: 0 when the contempt
+    /// is zero (draws then score alike for both sides), else [`OPPONENT_TAG`].
+    tag: u64,
 }
 
 /// The identity hash: keys are already uniformly random.
@@ -319,6 +355,34 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
             path: Vec::with_capacity(plies),
             before: HashSet::default(),
+            draw: -limits.contempt.clamp(-MAX_CONTEMPT, MAX_CONTEMPT),
+            tag: if limits.contempt == 0 {
+                0
+            } else {
+                OPPONENT_TAG
+            },
+        }
+    }
+
+    /// The key under which the table keeps a position with key `key` at `ply`: tagged when
+    /// its mover is not the root side (see the module documentation).
+    fn slot_key(&self, key: u64, ply: usize) -> u64 {
+        if ply & 1 == 1 { key ^ self.tag } else { key }
+    }
+
+    /// The score of a draw for the mover at `ply`: minus the contempt for the root side,
+    /// plus it for the other.
+    fn draw(&self, ply: usize) -> i32 {
+        if ply & 1 == 1 { -self.draw } else { self.draw }
+    }
+
+    /// A score seen at the end of the game ([`Searchable::over`], [`Searchable::stuck`]) at
+    /// `ply`: a win or loss counted from the root, or a draw with the contempt.
+    fn ended(&self, score: i32, ply: usize) -> i32 {
+        if score == 0 {
+            self.draw(ply)
+        } else {
+            at_ply(score, ply)
         }
     }
 
@@ -339,17 +403,6 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         on_path || (reach > self.path.len() && self.before.contains(&key))
     }
 
-    /// The score of a repeated position `pos` for its mover at `ply` (see the module
-    /// documentation).
-    fn repetition(pos: &P, ply: usize) -> i32 {
-        let contempt = if ply.is_multiple_of(2) {
-            -REPETITION_CONTEMPT
-        } else {
-            REPETITION_CONTEMPT
-        };
-        pos.evaluate() / 2 + contempt
-    }
-
     /// Whether the search must stop now (stop flag, node budget, hard time limit).
     fn poll(&mut self) -> bool {
         if !self.aborted {
@@ -361,22 +414,22 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.aborted
     }
 
-    /// The position after `mv`, its table bucket on its way to the cache.
-    fn after(&self, pos: &P, mv: P::Move) -> P {
+    /// The position after `mv` at `ply`, its table bucket on its way to the cache.
+    fn after(&self, pos: &P, mv: P::Move, ply: usize) -> P {
         let child = pos.after(mv);
         if let Some(t) = self.table.as_ref() {
-            t.prefetch(child.key());
+            t.prefetch(self.slot_key(child.key(), ply + 1));
         }
         child
     }
 
-    /// Prefetches the table buckets of the positions after `moves` whose keys are cheap to
-    /// know ([`Searchable::key_after`]).
-    fn prefetch_siblings(&self, pos: &P, moves: &[P::Move]) {
+    /// Prefetches the table buckets of the positions after `moves` (at `ply`) whose keys are
+    /// cheap to know ([`Searchable::key_after`]).
+    fn prefetch_siblings(&self, pos: &P, moves: &[P::Move], ply: usize) {
         if let Some(t) = self.table.as_ref() {
             for &mv in moves {
                 if let Some(key) = pos.key_after(mv) {
-                    t.prefetch(key);
+                    t.prefetch(self.slot_key(key, ply + 1));
                 }
             }
         }
@@ -517,7 +570,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.nodes += 1;
         self.pv[ply].clear();
         if let Some(score) = pos.over() {
-            return at_ply(score, ply);
+            return self.ended(score, ply);
         }
         if self.poll() {
             return 0;
@@ -528,9 +581,10 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let pv_node = beta - alpha > 1;
         let key = pos.key();
         if ply > 0 && self.repeats(pos, key) {
-            return Self::repetition(pos, ply);
+            return self.draw(ply);
         }
-        let hit = self.probe(key);
+        let slot = self.slot_key(key, ply);
+        let hit = self.probe(slot);
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth as u32
@@ -551,7 +605,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.scores[ply] = scores;
-            return at_ply(pos.stuck(), ply);
+            return self.ended(pos.stuck(), ply);
         }
         let tt = hit.and_then(|h| h.mv);
         self.order(pos, &moves, &mut scores, tt, ply);
@@ -580,11 +634,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             } else {
                 0
             };
-            let child = self.after(pos, mv);
+            let child = self.after(pos, mv, ply);
             if i == 1 && depth >= 2 {
                 // The first turn did not cut off, so the others will most likely be searched
                 // too: their buckets start on their way now, long before their probes.
-                self.prefetch_siblings(pos, &moves[2..]);
+                self.prefetch_siblings(pos, &moves[2..], ply);
             }
             self.path.push(key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
@@ -622,7 +676,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         } else {
             best_move
         };
-        self.store(key, depth, bound, to_table(best, ply), mv);
+        self.store(slot, depth, bound, to_table(best, ply), mv);
         best
     }
 
@@ -631,7 +685,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.nodes += 1;
         self.pv[ply].clear();
         if let Some(score) = pos.over() {
-            return at_ply(score, ply);
+            return self.ended(score, ply);
         }
         if self.poll() {
             return 0;
@@ -641,11 +695,12 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         }
         let key = pos.key();
         if ply > 0 && self.repeats(pos, key) {
-            return Self::repetition(pos, ply);
+            return self.draw(ply);
         }
+        let slot = self.slot_key(key, ply);
         // The static score first: it gives the prefetched bucket time to arrive.
         let stand = pos.evaluate();
-        let hit = self.probe(key);
+        let hit = self.probe(slot);
         if let Some(hit) = hit {
             let score = from_table(hit.score, ply);
             let cut = match hit.bound {
@@ -679,7 +734,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             pick(&mut moves, &mut scores, i);
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
-            let child = self.after(pos, mv);
+            let child = self.after(pos, mv, ply);
             self.path.push(key);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
             self.path.pop();
@@ -704,7 +759,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             return 0;
         }
         let bound = Bound::of(best, alpha0, beta);
-        self.store(key, 0, bound, to_table(best, ply), best_move);
+        self.store(slot, 0, bound, to_table(best, ply), best_move);
         best
     }
 
@@ -724,7 +779,7 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         let (mut best, mut best_i) = (-INFINITY, None);
         self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
-            let child = self.after(pos, mv);
+            let child = self.after(pos, mv, 0);
             let score = self.child(&child, i == 0, depth, 0, alpha, beta);
             if self.aborted {
                 break;

@@ -190,6 +190,7 @@ fn the_root_strategy_inside_the_table_is_unexploitable() {
         time: None,
         nodes: None,
         exact: false,
+        ..Limits::default()
     };
     let stop = AtomicBool::new(false);
     for pos in positions {

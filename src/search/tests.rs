@@ -9,8 +9,9 @@ use crate::variants::pagan;
 /// Plain fail-soft alpha-beta over the same tree (candidates, then quiescence on noisy
 /// moves), without ordering, table, windows or killers: the score the search must reproduce.
 /// `path` holds the keys of the positions above `pos`; below the root a position that
-/// repeats one of them scores as a repetition: half its static score, minus 20 for the side
-/// to move at the root (plus 20 for the other).
+/// repeats one of them scores as a draw. A draw (a repetition, a rule's draw, a stalemate)
+/// scores minus the default contempt, 20, for the side to move at the root and plus 20 for
+/// the other.
 fn reference<P: Searchable>(
     pos: &P,
     path: &mut Vec<u64>,
@@ -23,18 +24,18 @@ fn reference<P: Searchable>(
         return reference_quiesce(pos, path, ply, alpha, beta);
     }
     if let Some(score) = pos.over() {
-        return at_ply(score, ply);
+        return ended_reference(score, ply);
     }
     if ply >= MAX_PLY {
         return pos.evaluate();
     }
     if ply > 0 && path.contains(&pos.key()) {
-        return repetition_reference(pos, ply);
+        return draw_reference(ply);
     }
     let mut moves = Vec::new();
     pos.all_candidates(&mut moves);
     if moves.is_empty() {
-        return at_ply(pos.stuck(), ply);
+        return ended_reference(pos.stuck(), ply);
     }
     let mut best = -INFINITY;
     path.push(pos.key());
@@ -50,9 +51,19 @@ fn reference<P: Searchable>(
     best
 }
 
-/// The score of a repeated position at `ply`, written out apart from the search's own.
-fn repetition_reference<P: Searchable>(pos: &P, ply: usize) -> i32 {
-    pos.evaluate() / 2 + if ply.is_multiple_of(2) { -20 } else { 20 }
+/// The score of a draw at `ply`, written out apart from the search's own.
+fn draw_reference(ply: usize) -> i32 {
+    if ply.is_multiple_of(2) { -20 } else { 20 }
+}
+
+/// The score of the end of a game at `ply`: a draw as [`draw_reference`], a win or a loss
+/// counted from the root.
+fn ended_reference(score: i32, ply: usize) -> i32 {
+    match score {
+        0 => draw_reference(ply),
+        s if s > 0 => s - ply as i32,
+        s => s + ply as i32,
+    }
 }
 
 fn reference_quiesce<P: Searchable>(
@@ -63,10 +74,10 @@ fn reference_quiesce<P: Searchable>(
     beta: i32,
 ) -> i32 {
     if let Some(score) = pos.over() {
-        return at_ply(score, ply);
+        return ended_reference(score, ply);
     }
     if ply < MAX_PLY && ply > 0 && path.contains(&pos.key()) {
-        return repetition_reference(pos, ply);
+        return draw_reference(ply);
     }
     let stand = pos.evaluate();
     if stand >= beta || ply >= MAX_PLY {
@@ -332,11 +343,18 @@ fn pvs_scores_equal_plain_alpha_beta_after_a_game_history() {
     assert_eq!(found.score, expected);
 }
 
-/// The root turns of `pos` (restricted to `allowed`) searched to `depth` with a table, after
-/// a game whose earlier positions have the keys `history`.
-fn restricted<P: Searchable>(pos: &P, history: &[u64], allowed: &[WireMove], depth: u32) -> Found {
+/// The root turns of `pos` (restricted to `allowed`) searched to `depth` with a fresh table
+/// and `contempt`, after a game whose earlier positions have the keys `history`.
+fn restricted<P: Searchable>(
+    pos: &P,
+    history: &[u64],
+    allowed: &[WireMove],
+    depth: u32,
+    contempt: i32,
+) -> Found {
     let limits = Limits {
         depth: Some(depth),
+        contempt,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -353,28 +371,108 @@ fn restricted<P: Searchable>(pos: &P, history: &[u64], allowed: &[WireMove], dep
     .expect("a move")
 }
 
+/// The search of `pos` to `depth` with `contempt` in `table`, after a game of `history`.
+fn restricted_in<P: Searchable>(
+    pos: &P,
+    history: &[u64],
+    depth: u32,
+    contempt: i32,
+    table: &mut TransTable,
+) -> Found {
+    let limits = Limits {
+        depth: Some(depth),
+        contempt,
+        ..Limits::default()
+    };
+    search(
+        pos,
+        history,
+        &[],
+        limits,
+        &AtomicBool::new(false),
+        table,
+        &mut |_| {},
+    )
+    .expect("a move")
+}
+
 /// The Pagan start position without Black's alchemist and general.
 const AHEAD: &str = "kp4P/1p4W/1p3PG/w4PA/p4PK/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
 
 #[test]
 fn a_turn_back_into_the_game_history_scores_as_a_repetition() {
     // White is two pieces up; its best turn without a history, made a return to an earlier
-    // position of the game, scores as half of that position's static score less the
-    // contempt, and is avoided, but the side ahead still sees it as better than a draw.
+    // position of the game, scores as a draw less the contempt (20), and is avoided: the side
+    // ahead keeps its edge.
     let pos = pagan_pos(AHEAD);
-    let free = restricted(&pos, &[], &[], 5);
+    let free = restricted(&pos, &[], &[], 5, DEFAULT_CONTEMPT);
     assert!(free.score > 100, "{free:?}");
     let best = free.mv.clone();
     let after = pos.after(pos.read_wire(&best).unwrap());
     let back = after.key();
-    let only_best = restricted(&pos, &[back], std::slice::from_ref(&best), 5);
-    assert_eq!(only_best.score, -(after.evaluate() / 2 + 20));
-    assert!(only_best.score > 0 && only_best.score < free.score);
-    let without = restricted(&pos, &[], std::slice::from_ref(&best), 5);
+    let only_best = restricted(&pos, &[back], std::slice::from_ref(&best), 5, 20);
+    assert_eq!(only_best.score, -20);
+    let without = restricted(&pos, &[], std::slice::from_ref(&best), 5, 20);
     assert_eq!(without.score, free.score);
-    let with = restricted(&pos, &[back], &[], 5);
+    let with = restricted(&pos, &[back], &[], 5, 20);
     assert_ne!(with.mv, best);
     assert!(with.score > 0, "{with:?}");
+}
+
+#[test]
+fn a_repetition_costs_the_root_side_the_contempt_asked_for() {
+    // The same forced return to the game as above, for both sides at the root, with the
+    // contempt's extremes; a contempt beyond the bound counts as the bound.
+    let white = pagan_pos(AHEAD);
+    let black = pagan_pos(&AHEAD.replace(" w ", " b "));
+    for pos in [white, black] {
+        let mut moves = Vec::new();
+        pos.all_candidates(&mut moves);
+        let quiet = moves
+            .into_iter()
+            .find(|&m| pos.after(m).reversible_plies() > 0)
+            .expect("a reversible turn");
+        let best = pos.wire(quiet);
+        let back = pos.after(quiet).key();
+        for (contempt, score) in [(0, 0), (1, -1), (57, -57), (500, -500), (9000, -500)] {
+            let only = restricted(&pos, &[back], std::slice::from_ref(&best), 3, contempt);
+            assert_eq!(only.score, score, "{} contempt {contempt}", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn a_rules_draw_costs_the_root_side_the_contempt() {
+    // Pagan: White's dead king takes the black wazir on the dead board, which leaves the game
+    // with two bare kings: a draw by the rules, minus the contempt for the root side.
+    let pos = pagan_pos("k6/7/7/7/7/*******/*******/*Kw3*/*5*/*5*/*5* w - - 0 1");
+    let take = parse_move("b4c4").unwrap();
+    let mv = pos.read_wire(&take).expect("a legal move");
+    assert_eq!(pos.after(mv).over(), Some(0), "bare kings");
+    for contempt in [0, 35] {
+        let found = restricted(&pos, &[], std::slice::from_ref(&take), 2, contempt);
+        assert_eq!(found.score, -contempt);
+    }
+}
+
+#[test]
+fn a_table_filled_with_the_other_side_at_the_root_gives_the_same_search() {
+    // Draws score for the root side, so a search whose root side is the other one must not
+    // read the entries of this one: the second search below, on a table the first one
+    // filled with the other side at the root, finds what it finds on an empty table, node
+    // for node. (Without the tag every one of its probes would meet the first's entries.)
+    for fen in GLADIATOR_FENS {
+        let pos = glad(Rules::Gladiator, fen);
+        let mut table = TransTable::new(4).unwrap();
+        let first = restricted_in(&pos, &[], 4, 20, &mut table);
+        let child = pos.after(pos.read_wire(&first.mv).unwrap());
+        let fresh = restricted_in(&child, &[], 4, 20, &mut TransTable::new(4).unwrap());
+        let shared = restricted_in(&child, &[], 4, 20, &mut table);
+        assert_eq!(shared, fresh, "{fen}");
+        // With the same side at the root the entries are used.
+        let again = restricted_in(&pos, &[], 4, 20, &mut table);
+        assert!(again.nodes < first.nodes, "{fen}");
+    }
 }
 
 #[test]

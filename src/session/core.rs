@@ -22,6 +22,8 @@ pub(crate) struct Options {
     pub(crate) commit: bool,
     /// Size of the transposition table in MiB (UCI `Hash`, CECP `memory`).
     pub(crate) hash_mib: usize,
+    /// What a draw costs the side to move at the root, in centipawns (`Contempt`).
+    pub(crate) contempt: i32,
 }
 
 /// Largest seed a GUI may set (UCI `spin` maximum).
@@ -71,6 +73,7 @@ impl Core {
             seed: 0,
             commit: false,
             hash_mib: TransTable::DEFAULT_MIB,
+            contempt: crate::search::DEFAULT_CONTEMPT,
         };
         let game = Game::start(Variant::DEFAULT);
         Core {
@@ -103,6 +106,11 @@ impl Core {
     /// position first (see [`Game::search_keys`]); empty in a sealed game.
     pub(crate) fn history_keys(&self) -> Vec<u64> {
         self.start.search_keys(&self.history)
+    }
+
+    /// What a draw costs the side to move at the root (`Contempt`).
+    pub(crate) fn contempt(&self) -> i32 {
+        self.options.contempt
     }
 
     /// Whether commit–reveal mode is on.

@@ -220,8 +220,11 @@ impl Session {
     }
 
     /// Starts a job on a worker thread; its answer comes when it finishes (or is halted).
-    fn start(&mut self, job: Job, purpose: Purpose, out: &mut Vec<String>) {
+    fn start(&mut self, mut job: Job, purpose: Purpose, out: &mut Vec<String>) {
         self.next_worker += 1;
+        if let Job::Think { limits, .. } = &mut job {
+            limits.contempt = self.core.contempt();
+        }
         match Worker::start(
             self.next_worker,
             job,

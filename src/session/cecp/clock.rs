@@ -49,6 +49,7 @@ impl Clock {
             time: time.map(crate::session::core::duration_ms),
             // `st` is the time a move takes (CECP: "exactly"), used whole.
             exact: self.per_move_ms.is_some(),
+            ..Limits::default()
         }
     }
 }

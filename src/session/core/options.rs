@@ -34,7 +34,8 @@ impl Core {
         Ok(())
     }
 
-    /// Sets an option by name (`Seed`, `SealedCommit`, `Hash`; case-insensitive as in UCI).
+    /// Sets an option by name (`Seed`, `SealedCommit`, `Hash`, `Contempt`; case-insensitive
+    /// as in UCI).
     ///
     /// # Errors
     /// An unknown name or a bad value.
@@ -46,6 +47,19 @@ impl Core {
         let value = value.unwrap_or("").trim();
         match name.to_ascii_lowercase().as_str() {
             "seed" => self.set_seed(value),
+            "contempt" => {
+                self.options.contempt = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|c| (0..=crate::search::MAX_CONTEMPT).contains(c))
+                    .ok_or_else(|| OptionError::NotInRange {
+                        option: "Contempt",
+                        min: 0,
+                        max: crate::search::MAX_CONTEMPT as u64,
+                        value: value.to_string(),
+                    })?;
+                Ok(())
+            }
             "hash" => {
                 let mib = value.parse::<u64>().map_err(|_| OptionError::NotANumber {
                     option: "Hash",

@@ -172,6 +172,7 @@ pub(super) fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
         },
         // `movetime` is the time to use; a clock's budget is a most.
         exact: params.movetime.is_some() && !infinite,
+        ..Limits::default()
     }
 }
 

@@ -84,6 +84,12 @@ pub(in crate::session) fn identification() -> Vec<EngineLine> {
             table(crate::search::TransTable::MAX_MIB),
         ),
         option("Clear Hash", OptionKind::Button),
+        spin(
+            "Contempt",
+            crate::search::DEFAULT_CONTEMPT as u64,
+            0,
+            crate::search::MAX_CONTEMPT as u64,
+        ),
         option(
             "TablebasePath",
             OptionKind::Text {
