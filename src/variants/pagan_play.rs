@@ -2,7 +2,7 @@
 //! withdrawal) as the noisy ones, and an evaluation of material (live, dead, and a dead Pagan
 //! that may come back), the safety of a dead king, and where a captured king would reincarnate.
 
-use super::pagan::{Kind, Move, Piece, Position, SQUARES, is_dead};
+use super::pagan::{Kind, Move, Piece, Position, SQUARES, bit, hunt, is_dead};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN, zobrist_keys};
 use crate::variant::Side;
@@ -18,6 +18,12 @@ const TEMPO: i32 = 10;
 const NET: i32 = 10;
 /// How much an edge shrinks when the side ahead has no mating force (see `evaluate`).
 const DRAWISH: i32 = 8;
+/// What each ply nearer a mate by two Pagans (`pagan::hunt`) is worth.
+const MATE_PATH: i32 = 20;
+/// What each frame rank nearer the bridge (up to rank 4) of a hunted dead king is worth.
+const BRIDGE_RANK: i32 = 30;
+/// What each file nearer the dead board's side files (b and f) of a hunted dead king is worth.
+const SIDE_FILE: i32 = 15;
 
 fn value(kind: Kind) -> i32 {
     match kind {
@@ -104,7 +110,13 @@ impl Searchable for Position {
             return;
         }
         self.pseudo_moves(out);
-        out.retain(|&mv| self.victim(mv).is_some() && self.is_legal(mv));
+        // Once the enemy king is dead, checks are noisy too, so that quiescence sees the
+        // mates (found by `over`) that end the hunt.
+        let hunted = self.dead_king(self.side_to_move().opponent());
+        out.retain(|&mv| {
+            (self.victim(mv).is_some() || hunted.is_some_and(|_| self.checks(mv)))
+                && self.is_legal(mv)
+        });
     }
 
     fn after(&self, mv: Move) -> Position {
@@ -112,7 +124,12 @@ impl Searchable for Position {
     }
 
     fn over(&self) -> Option<i32> {
-        self.bare_kings().then_some(0)
+        if self.bare_kings() {
+            return Some(0);
+        }
+        // A king in check with no way out is mated: seen here, and not only where the
+        // search generates every move, so that quiescence's checks find mates.
+        (self.in_check() && !self.has_legal_move()).then_some(-WIN)
     }
 
     fn stuck(&self) -> i32 {
@@ -151,12 +168,12 @@ impl Searchable for Position {
         // the other Pagan takes it. K+P against K is a draw too (the pawn becomes one
         // Pagan). Two units win: K+G+G against K (G c7 checks b4, a dead G c2 covers b3 and
         // c3), or a Pagan and one's own dead king (dead K b2, G c7 against k b4). A side
-        // with fewer than two (`Position::mating_force`) is scored as unable to win.
-        let winnable = [
-            self.mating_force(Side::White) >= 2,
-            self.mating_force(Side::Black) >= 2,
-        ];
+        // with fewer than two (`Position::mating_force`), or with no piece that can capture a
+        // live enemy king, is scored as unable to win (`Position::can_win`).
+        let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
         let mut totals = [0i32; 2];
+        // The squares on which each side's pieces are attacked, made when first needed.
+        let mut attacks = [None::<u128>; 2];
         for side in [Side::White, Side::Black] {
             let s = side.index();
             let o = 1 - s;
@@ -171,7 +188,10 @@ impl Searchable for Position {
                     + mobility_weight * Position::piece_mobility(sq, p, &occ);
             }
             match (hunting, kings[o]) {
-                (Some(target), _) => totals[s] += self.hunt(side, target, own),
+                (Some(target), _) => {
+                    let map = *attacks[o].get_or_insert_with(|| self.attacks(side.opponent()));
+                    totals[s] += self.hunt(side, target, own, side == me, map);
+                }
                 (None, Some(target)) => {
                     // Pressure on the live enemy king: pieces around it, and, when a mate
                     // could follow its capture, the net: its room on the game board.
@@ -183,7 +203,8 @@ impl Searchable for Position {
                         }
                     }
                     if winnable[s] {
-                        totals[s] += NET * (8 - self.room(target, side.opponent()));
+                        let map = *attacks[o].get_or_insert_with(|| self.attacks(side.opponent()));
+                        totals[s] += NET * (8 - self.room(target, side.opponent(), map));
                     }
                 }
                 (None, None) => {}
@@ -202,7 +223,12 @@ impl Searchable for Position {
                         .filter(|&&(d, _)| is_dead(d) && distance(d, slot) <= 2)
                         .count() as i32
                 });
-                let attacked = self.attacked(king, side);
+                // Only the owner to move pays for an attacked king (it must spend its move
+                // on it): with the enemy to move the capture is a move that quiescence plays,
+                // and a static charge for it as well made the score swing between odd and
+                // even depths.
+                let attacked = side == me
+                    && *attacks[s].get_or_insert_with(|| self.attacks(side)) & bit(king) != 0;
                 totals[s] -= 8 * danger + if attacked { 40 + 20 * danger } else { 0 };
             }
         }
@@ -276,8 +302,35 @@ impl Position {
     /// width for them), its dead pieces near it, and the king's few safe squares (its own
     /// pieces block them, `side` covers them, the edges and corners of the dead board have
     /// fewer) and check. Each term grows as the net closes, so the search sees progress.
-    fn hunt(&self, side: Side, target: u8, own: &[(u8, Option<Piece>)]) -> i32 {
+    /// `attacked` is `self.attacks(side.opponent())`, the squares `side` attacks.
+    fn hunt(
+        &self,
+        side: Side,
+        target: u8,
+        own: &[(u8, Option<Piece>)],
+        to_move: bool,
+        attacked: u128,
+    ) -> i32 {
         let mut score = 250;
+        // Two Pagans near the king: how far the mate is when nothing else interferes, from
+        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
+        let mut pagans = self.pieces(side, Kind::Pagan);
+        let mut nearest = None::<u8>;
+        while pagans != 0 {
+            let a = pagans.trailing_zeros() as u8;
+            pagans &= pagans - 1;
+            let mut rest = pagans;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
+                    nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
+                }
+            }
+        }
+        if let Some(plies) = nearest {
+            score += MATE_PATH * (24 - i32::from(plies)).max(0);
+        }
         for &(sq, p) in own {
             let Some(p) = p else { continue };
             if p.kind == Kind::Pagan {
@@ -286,9 +339,14 @@ impl Position {
                 score += 12 * (5 - distance(sq, target)).max(0);
             }
         }
+        // Mates happen next to the bridge, where a live Pagan on rank 7 reaches the king's
+        // rank 4 from across it (G c7 with a dead G c2 mates k b4), best in a corner of the
+        // dead board; the king is driven there rank by rank.
+        let (rank, file) = (i32::from(target / 7), i32::from(target % 7));
+        score += BRIDGE_RANK * rank + SIDE_FILE * (file - 3).abs();
         let them = side.opponent();
-        score += 30 * (8 - self.room(target, them));
-        if self.attacked(target, them) {
+        score += 30 * (8 - self.room(target, them, attacked));
+        if attacked & bit(target) != 0 {
             score += 40;
         }
         score
@@ -296,20 +354,19 @@ impl Position {
 
     /// The squares `owner`'s king on `king` can step to without being attacked there (its
     /// own pieces and a king block it; corners and edges have fewer): how much room it has.
-    fn room(&self, king: u8, owner: Side) -> i32 {
-        let mut reach = Position::king_reach(king);
-        let mut safe = 0;
-        while reach != 0 {
-            let q = reach.trailing_zeros() as u8;
-            reach &= reach - 1;
-            let blocked = self
-                .at(q)
-                .is_some_and(|p| p.side == owner || p.kind == Kind::King);
-            if !blocked && !self.attacked(q, owner) {
-                safe += 1;
-            }
-        }
-        safe
+    /// `attacked` is `self.attacks(owner)`.
+    fn room(&self, king: u8, owner: Side, attacked: u128) -> i32 {
+        let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
+        let blocked = self.occupancy().side[owner.index()] | kings | attacked;
+        (Position::king_reach(king) & !blocked).count_ones() as i32
+    }
+
+    /// Whether a move of the side to move attacks the enemy king on the dead board.
+    fn checks(&self, mv: Move) -> bool {
+        let them = self.side_to_move().opponent();
+        let next = self.play(mv);
+        next.dead_king(them)
+            .is_some_and(|king| next.attacked(king, them))
     }
 
     /// The piece a move captures (by landing or by withdrawal) and its square.

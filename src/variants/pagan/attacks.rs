@@ -1,0 +1,243 @@
+//! What a side's pieces reach: attacks (a dead king's check), mobility, and the mating force
+//! the evaluation weighs.
+
+use super::tables::{
+    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_STEP, STEP, WAZIR_STEPS, bit,
+};
+use super::{DEAD_SQUARES, Kind, Piece, Position};
+#[cfg(test)]
+use super::{Move, SQUARES};
+use crate::variant::Side;
+
+/// Occupancy bitboards of a position (bit [`bit`] of a frame index), for the evaluation.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Occupancy {
+    /// Every piece.
+    pub(crate) all: u128,
+    /// Each side's pieces, by [`Side::index`].
+    pub(crate) side: [u128; 2],
+    /// Kings on the dead board (royal: never captured).
+    pub(crate) royal: u128,
+}
+
+impl Position {
+    /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
+    pub(crate) fn attacked(&self, target: u8, side: Side) -> bool {
+        let them = side.opponent();
+        let t = usize::from(target);
+        let enemy = |kind: Kind| self.pieces(them, kind);
+        // The king, the alchemist and the wazir's step reach back along their own patterns.
+        if KING_REACH[t] & enemy(Kind::King) != 0
+            || ALCHEMIST_REACH[t] & enemy(Kind::Alchemist) != 0
+            || WAZIR_STEPS[t] & enemy(Kind::Wazir) != 0
+        {
+            return true;
+        }
+        // Pawns capture sideways: a pawn one rank up or down on the same file.
+        let pawns = enemy(Kind::Pawn);
+        if [1, 6]
+            .iter()
+            .any(|&d| STEP[t][d] != NO && pawns & bit(STEP[t][d]) != 0)
+        {
+            return true;
+        }
+        let wazirs = enemy(Kind::Wazir);
+        let pagans = enemy(Kind::Pagan);
+        if wazirs == 0 && pagans == 0 {
+            return false;
+        }
+        for d in 0..8 {
+            if wazirs != 0 && ORTHOGONAL.contains(&d) {
+                let one = STEP[t][d];
+                if one != NO && self.empty(one) {
+                    let two = STEP[usize::from(one)][d];
+                    if two != NO && wazirs & bit(two) != 0 {
+                        return true;
+                    }
+                }
+            }
+            // A Pagan adjacent (across the bridge too) that can withdraw: the square one step
+            // directly away from the target exists and is empty.
+            let pagan_sq = PAGAN_STEP[t][d];
+            if pagan_sq != NO && pagans & bit(pagan_sq) != 0 {
+                let away = PAGAN_STEP[usize::from(pagan_sq)][d];
+                if away != NO && self.empty(away) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every square on which a piece of `victim`'s would be attacked by the other side, as
+    /// [`Position::attacked`] judges one square, in one pass over the attackers.
+    pub(crate) fn attacks(&self, victim: Side) -> u128 {
+        let them = victim.opponent();
+        let empty = |q: u8| q != NO && self.board[usize::from(q)].is_none();
+        let mut map = 0;
+        let each = |kind: Kind, map: &mut u128, f: &dyn Fn(usize) -> u128| {
+            let mut b = self.pieces(them, kind);
+            while b != 0 {
+                *map |= f(b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        };
+        each(Kind::King, &mut map, &|s| KING_REACH[s]);
+        each(Kind::Alchemist, &mut map, &|s| ALCHEMIST_REACH[s]);
+        each(Kind::Wazir, &mut map, &|s| {
+            let mut m = WAZIR_STEPS[s];
+            for d in ORTHOGONAL {
+                let one = STEP[s][d];
+                if empty(one) && STEP[usize::from(one)][d] != NO {
+                    m |= bit(STEP[usize::from(one)][d]);
+                }
+            }
+            m
+        });
+        each(Kind::Pawn, &mut map, &|s| {
+            [1, 6]
+                .iter()
+                .filter(|&&d| STEP[s][d] != NO)
+                .fold(0, |m, &d| m | bit(STEP[s][d]))
+        });
+        // A Pagan attacks its neighbour in direction d when the square in the opposite
+        // direction, where it withdraws to, exists and is empty.
+        each(Kind::Pagan, &mut map, &|s| {
+            let mut m = 0;
+            for d in 0..8 {
+                let near = PAGAN_STEP[s][d];
+                if near != NO && empty(PAGAN_STEP[s][7 - d]) {
+                    m |= bit(near);
+                }
+            }
+            m
+        });
+        map
+    }
+
+    /// Whether the side to move's king stands on the dead board under attack.
+    pub(crate) fn in_check(&self) -> bool {
+        self.dead_king(self.to_move)
+            .is_some_and(|k| self.attacked(k, self.to_move))
+    }
+
+    /// The occupancy bitboards.
+    pub(crate) fn occupancy(&self) -> Occupancy {
+        let side = [self.side_bits(Side::White), self.side_bits(Side::Black)];
+        let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
+        Occupancy {
+            all: side[0] | side[1],
+            side,
+            royal: kings & DEAD_SQUARES,
+        }
+    }
+
+    /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
+    /// counted without generating them (a promotion once).
+    pub(crate) fn piece_mobility(sq: u8, piece: Piece, occ: &Occupancy) -> i32 {
+        let s = usize::from(sq);
+        let me = piece.side.index();
+        let land = !occ.side[me] & !occ.royal;
+        let empty = |q: u8| occ.all & bit(q) == 0;
+        let count = match piece.kind {
+            Kind::King => 0,
+            Kind::Alchemist => (ALCHEMIST_REACH[s] & land).count_ones(),
+            Kind::Wazir => {
+                let mut n = (WAZIR_STEPS[s] & land).count_ones();
+                for d in ORTHOGONAL {
+                    let one = STEP[s][d];
+                    if one != NO && empty(one) {
+                        let two = STEP[usize::from(one)][d];
+                        if two != NO && land & bit(two) != 0 {
+                            n += 1;
+                        }
+                    }
+                }
+                n
+            }
+            Kind::Pagan => {
+                let mut n = 0;
+                for (d, &one) in PAGAN_STEP[s].iter().enumerate() {
+                    if one == NO || !empty(one) {
+                        continue;
+                    }
+                    n += 1;
+                    let two = PAGAN_STEP[usize::from(one)][d];
+                    if two != NO && empty(two) {
+                        n += 1;
+                    }
+                }
+                n
+            }
+            Kind::Pawn => {
+                let forward = if piece.side == Side::White { 4 } else { 3 };
+                let to = STEP[s][forward];
+                let mut n = u32::from(to != NO && empty(to));
+                let prey = occ.side[1 - me] & !occ.royal;
+                for d in [1, 6] {
+                    let to = STEP[s][d];
+                    if to != NO && prey & bit(to) != 0 {
+                        n += 1;
+                    }
+                }
+                n
+            }
+        };
+        count as i32
+    }
+
+    /// The squares a king (no crossing) steps to from `sq`.
+    pub(crate) fn king_reach(sq: u8) -> u128 {
+        KING_REACH[usize::from(sq)]
+    }
+
+    /// How many pseudo-legal moves `side`'s pieces but its king have, whoever is to move, by
+    /// generating them (the reference for `Position::piece_mobility`); a promotion counts
+    /// once.
+    #[cfg(test)]
+    pub(crate) fn mobility(&self, side: Side, scratch: &mut Vec<Move>) -> i32 {
+        scratch.clear();
+        for sq in 0..SQUARES as u8 {
+            if self
+                .at(sq)
+                .is_some_and(|p| p.side == side && p.kind != Kind::King)
+            {
+                self.piece_moves(sq, scratch);
+            }
+        }
+        scratch
+            .iter()
+            .filter(|m| m.promotion.is_none() || m.promotion == Some(Kind::Pagan))
+            .count() as i32
+    }
+
+    /// The dead-board square a piece of `side` captured on the game board would go to.
+    pub(crate) fn next_slot(&self, side: Side) -> Option<u8> {
+        ORDER[side.index()]
+            .iter()
+            .copied()
+            .find(|&q| self.board[usize::from(q)].is_none())
+    }
+
+    /// How many of `side`'s pieces can take part in a mate on the dead board: its Pagans,
+    /// wherever they stand (they cross the bridge), its dead pieces (its king too, once it is
+    /// dead) and its live pawns (each may become a Pagan). Its other live pieces never reach
+    /// the dead board unless the enemy captures them, which the enemy decides.
+    pub(crate) fn mating_force(&self, side: Side) -> u32 {
+        let own = self.side_bits(side);
+        (self.pieces(side, Kind::Pagan) | self.pieces(side, Kind::Pawn) | own & DEAD_SQUARES)
+            .count_ones()
+    }
+
+    /// Whether `side` can still win: two units toward a mate (`Position::mating_force`),
+    /// and the enemy king already dead or a piece that can capture it on the game board (a
+    /// live piece but the king, which never captures a king, or a Pagan, which comes back
+    /// from the dead board).
+    pub(crate) fn can_win(&self, side: Side) -> bool {
+        let own = self.side_bits(side);
+        let capturers =
+            own & !DEAD_SQUARES & !self.pieces(side, Kind::King) | self.pieces(side, Kind::Pagan);
+        self.mating_force(side) >= 2
+            && (self.dead_king(side.opponent()).is_some() || capturers != 0)
+    }
+}

@@ -1,0 +1,235 @@
+//! Pagan Chess moves: generation (the bridge is in the step tables), playing one (withdrawal,
+//! reincarnation, promotion) and legality (a dead king may not be left attacked).
+
+use super::tables::{
+    DIAGONAL, DIRS, NO, ORDER, ORTHOGONAL, PAGAN_STEP, STEP, exists, index, is_dead,
+    promotion_square,
+};
+use super::{Kind, Move, Piece, Position};
+use crate::variant::Side;
+
+impl Position {
+    /// Appends the pseudo-legal moves of the piece on `from` (royalty not yet checked).
+    pub(super) fn piece_moves(&self, from: u8, out: &mut Vec<Move>) {
+        let Some(piece) = self.at(from) else { return };
+        let me = piece.side;
+        // A landing square: empty, or an enemy that may be taken by landing there.
+        let can_land = |to: u8| match self.at(to) {
+            None => true,
+            Some(v) => {
+                v.side != me && !(v.kind == Kind::King && (piece.kind == Kind::King || is_dead(to)))
+            }
+        };
+        let mut push = |to: u8| {
+            if piece.kind == Kind::Pawn && promotion_square(me, to) && !is_dead(from) {
+                for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan] {
+                    out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(kind),
+                    });
+                }
+            } else {
+                out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                });
+            }
+        };
+        match piece.kind {
+            Kind::King => {
+                for &to in &STEP[usize::from(from)] {
+                    if to != NO && can_land(to) {
+                        push(to);
+                    }
+                }
+            }
+            Kind::Wazir => {
+                for d in ORTHOGONAL {
+                    let one = STEP[usize::from(from)][d];
+                    if one == NO {
+                        continue;
+                    }
+                    if can_land(one) {
+                        push(one);
+                    }
+                    let two = STEP[usize::from(one)][d];
+                    if self.empty(one) && two != NO && can_land(two) {
+                        push(two);
+                    }
+                }
+            }
+            Kind::Alchemist => {
+                for d in DIAGONAL {
+                    let one = STEP[usize::from(from)][d];
+                    if one != NO && can_land(one) {
+                        push(one);
+                    }
+                    // The leap passes over anything, holes included.
+                    let (f, r) = (
+                        (from % 7) as i8 + 2 * DIRS[d].0,
+                        (from / 7) as i8 + 1 + 2 * DIRS[d].1,
+                    );
+                    if exists(f, r) && can_land(index(f, r)) {
+                        push(index(f, r));
+                    }
+                }
+            }
+            Kind::Pagan => {
+                // It never captures by landing: only empty squares.
+                for (d, &one) in PAGAN_STEP[usize::from(from)].iter().enumerate() {
+                    if one == NO || !self.empty(one) {
+                        continue;
+                    }
+                    push(one);
+                    let two = PAGAN_STEP[usize::from(one)][d];
+                    if two != NO && self.empty(two) {
+                        push(two);
+                    }
+                }
+            }
+            Kind::Pawn => {
+                let forward = if me == Side::White { 4 } else { 3 };
+                let to = STEP[usize::from(from)][forward];
+                if to != NO && self.empty(to) {
+                    push(to);
+                }
+                for d in [1, 6] {
+                    let to = STEP[usize::from(from)][d];
+                    if to != NO && self.at(to).is_some_and(|v| v.side != me) && can_land(to) {
+                        push(to);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The piece a move sends to the dead board and the square it reincarnates on, if any.
+    pub(crate) fn reincarnation(&self, mv: Move) -> Option<(Piece, u8)> {
+        let next = self.play(mv);
+        (0..28u8).find_map(|sq| match (self.at(sq), next.at(sq)) {
+            (None, Some(p)) if sq != mv.to => Some((p, sq)),
+            _ => None,
+        })
+    }
+
+    /// The square a withdrawing Pagan captures on, if the move withdraws from an enemy.
+    pub(crate) fn withdrawal_victim(&self, mv: Move) -> Option<u8> {
+        let piece = self.at(mv.from)?;
+        if piece.kind != Kind::Pagan {
+            return None;
+        }
+        // The direction of the move: its first step.
+        let d = (0..8).find(|&d| {
+            let one = PAGAN_STEP[usize::from(mv.from)][d];
+            one == mv.to || (one != NO && PAGAN_STEP[usize::from(one)][d] == mv.to)
+        })?;
+        let behind = PAGAN_STEP[usize::from(mv.from)][7 - d];
+        match self.at(behind) {
+            Some(v) if v.side != piece.side && !(v.kind == Kind::King && is_dead(behind)) => {
+                Some(behind)
+            }
+            _ => None,
+        }
+    }
+
+    /// Plays a pseudo-legal move: the mover lands (promoting), then its victim, if any,
+    /// reincarnates (from the game board) or leaves the game (from the dead board).
+    pub(crate) fn play(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        let mut piece = next.board[usize::from(mv.from)]
+            .take()
+            .expect("a piece to move");
+        next.set_bit(piece, mv.from, false);
+        let victim_sq = match self.at(mv.to) {
+            Some(_) => Some(mv.to),
+            None => self.withdrawal_victim(mv),
+        };
+        let victim = victim_sq.and_then(|sq| next.board[usize::from(sq)].take());
+        if let (Some(v), Some(sq)) = (victim, victim_sq) {
+            next.set_bit(v, sq, false);
+        }
+        if let Some(kind) = mv.promotion {
+            piece.kind = kind;
+        }
+        next.board[usize::from(mv.to)] = Some(piece);
+        next.set_bit(piece, mv.to, true);
+        if let (Some(v), Some(sq)) = (victim, victim_sq)
+            && !is_dead(sq)
+        {
+            let order = &ORDER[v.side.index()];
+            if let Some(&free) = order
+                .iter()
+                .find(|&&q| next.board[usize::from(q)].is_none())
+            {
+                next.board[usize::from(free)] = Some(v);
+                next.set_bit(v, free, true);
+            }
+        }
+        next.halfmove = if victim.is_some() || piece.kind == Kind::Pawn || mv.promotion.is_some() {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        // Irreversible: whatever lowers, for good, the number of pieces in the game, of live
+        // pieces but Pagans (only a Pagan comes back from the dead board), of pawns, or the
+        // steps pawns have left. A captured live Pagan can walk back, so taking one is not.
+        let irreversible = match (victim, victim_sq) {
+            (Some(v), Some(sq)) => is_dead(sq) || v.kind != Kind::Pagan,
+            _ => piece.kind == Kind::Pawn || mv.promotion.is_some(),
+        } || mv.promotion.is_some();
+        next.reversible = if irreversible {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
+        if self.to_move == Side::Black {
+            next.fullmove += 1;
+        }
+        next.to_move = self.to_move.opponent();
+        next
+    }
+
+    /// Every legal move of the side to move.
+    pub(crate) fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.bare_kings() {
+            return;
+        }
+        let me = self.to_move;
+        if self.dead_king(me).is_none() {
+            // A live king stays live through its own side's move: nothing to check.
+            self.pseudo_moves(out);
+            return;
+        }
+        self.pseudo_moves(out);
+        out.retain(|&mv| self.is_legal(mv));
+    }
+
+    /// Whether the side to move has a legal move (legality checked only until one passes).
+    pub(crate) fn has_legal_move(&self) -> bool {
+        let mut moves = Vec::new();
+        self.pseudo_moves(&mut moves);
+        !self.bare_kings() && moves.iter().any(|&mv| self.is_legal(mv))
+    }
+
+    /// Appends the pseudo-legal moves of the side to move.
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let mut own = self.side_bits(self.to_move);
+        while own != 0 {
+            let sq = own.trailing_zeros() as u8;
+            own &= own - 1;
+            self.piece_moves(sq, out);
+        }
+    }
+
+    /// Whether a pseudo-legal move of the side to move leaves its dead king safe.
+    pub(crate) fn is_legal(&self, mv: Move) -> bool {
+        let me = self.to_move;
+        self.dead_king(me).is_none_or(|_| {
+            let next = self.play(mv);
+            next.dead_king(me).is_none_or(|k| !next.attacked(k, me))
+        })
+    }
+}

@@ -1,0 +1,135 @@
+//! Tests of the tables, the bitboards, the attack map and the FEN.
+
+use super::tables::{NO, ORDER, PAGAN_STEP, STEP, bit, index};
+use super::{KINDS, Piece, Position, SQUARES, START_FEN, geometry};
+use crate::variant::Side;
+
+#[test]
+fn bridge_tables_cross_only_for_the_pagan() {
+    let c7 = index(2, 7);
+    assert_eq!(STEP[usize::from(c7)][6], NO);
+    assert_eq!(PAGAN_STEP[usize::from(c7)][6], index(2, 4));
+    assert_eq!(
+        PAGAN_STEP[usize::from(index(0, 7))][5],
+        NO,
+        "a7 crosses to nothing"
+    );
+    assert_eq!(
+        PAGAN_STEP[usize::from(index(1, 7))][7],
+        NO,
+        "b7 to a4 is a hole"
+    );
+}
+
+#[test]
+fn reincarnation_orders_follow_the_ruling() {
+    let names: Vec<String> = ORDER[0]
+        .iter()
+        .map(|&s| geometry().square(usize::from(s)).to_string())
+        .collect();
+    assert_eq!(names[..4], ["f4", "f3", "e4", "e3"]);
+    assert_eq!(names[10..12], ["f2", "f1"]);
+    let names: Vec<String> = ORDER[1]
+        .iter()
+        .map(|&s| geometry().square(usize::from(s)).to_string())
+        .collect();
+    assert_eq!(names[..4], ["b4", "b3", "c4", "c3"]);
+}
+
+/// Positions of random games from the start (a fixed seed), every ply of them.
+fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = crate::rng::Rng::new(7);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start();
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let i = rng.below(moves.len() as u64) as usize;
+            pos = pos.play(moves[i]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn bitboards_match_the_board_and_count_the_generated_moves() {
+    let mut scratch = Vec::new();
+    let mut dead_pieces = 0;
+    for pos in random_positions(40, 200) {
+        for (sq, p) in pos.board.iter().enumerate() {
+            for side in [Side::White, Side::Black] {
+                for &(kind, _) in &KINDS {
+                    let on = pos.pieces(side, kind) & bit(sq as u8) != 0;
+                    assert_eq!(on, *p == Some(Piece { kind, side }), "{}", pos.fen());
+                }
+            }
+        }
+        let occ = pos.occupancy();
+        for side in [Side::White, Side::Black] {
+            let counted: i32 = (0..SQUARES as u8)
+                .filter_map(|sq| pos.at(sq).map(|p| (sq, p)))
+                .filter(|(_, p)| p.side == side)
+                .map(|(sq, p)| Position::piece_mobility(sq, p, &occ))
+                .sum();
+            assert_eq!(counted, pos.mobility(side, &mut scratch), "{}", pos.fen());
+        }
+        dead_pieces += (0..28u8).filter(|&sq| pos.at(sq).is_some()).count();
+    }
+    assert!(dead_pieces > 1000, "the games reach the dead board");
+}
+
+#[test]
+fn the_attack_map_agrees_with_attacked_on_every_square() {
+    for pos in random_positions(40, 60) {
+        for side in [Side::White, Side::Black] {
+            let map = pos.attacks(side);
+            for sq in 0..SQUARES as u8 {
+                if STEP[usize::from(sq)].iter().any(|&s| s != NO) {
+                    assert_eq!(
+                        map & bit(sq) != 0,
+                        pos.attacked(sq, side),
+                        "{} square {sq} for {side:?}",
+                        pos.fen()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reversible_plies_count_from_the_last_irreversible_move() {
+    let pos = Position::start();
+    assert_eq!(pos.reversible_plies(), u32::MAX, "unknown after a FEN");
+    let play = |pos: &Position, text: &str| {
+        let mv = crate::notation::parse_move(text).unwrap();
+        pos.play(pos.parse_move(&mv).unwrap())
+    };
+    let pawn = play(&pos, "f7e7");
+    assert_eq!(pawn.reversible_plies(), 0, "a pawn step");
+    let quiet = play(&play(&pawn, "a8b8"), "g10f10");
+    assert_eq!(quiet.reversible_plies(), 2);
+    // A live Pagan taken goes to the dead board and can walk back: reversible. A wazir
+    // taken stays dead: irreversible.
+    let fen = "k6/7/2G4/2g3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+    let pagan = Position::from_fen(fen).unwrap();
+    let took_pagan = play(&pagan, "c9c10");
+    assert!(
+        took_pagan.at(index(1, 4)).is_some(),
+        "the black Pagan is dead"
+    );
+    assert_eq!(took_pagan.reversible_plies(), u32::MAX);
+    let fen = "k6/7/2G4/2w3W/6K/*******/*******/*5*/*5*/*5*/*5* w - - 0 1";
+    let took_wazir = play(&Position::from_fen(fen).unwrap(), "c9c10");
+    assert_eq!(took_wazir.reversible_plies(), 0);
+}
+
+#[test]
+fn start_round_trips() {
+    assert_eq!(Position::start().fen(), START_FEN);
+}
