@@ -43,7 +43,7 @@ use self::deepen::run;
 use self::ordering::pick;
 pub use self::searchable::Searchable;
 use self::searcher::{from_table, to_table};
-pub use self::table::{Bound, Hit, TransTable};
+pub use self::table::{Bound, Hit, TableError, TransTable};
 use crate::notation::WireMove;
 
 /// Score of a won game (minus the distance in plies).

@@ -93,7 +93,9 @@ impl Position {
                         "dead"
                     }
                 }
-                _ => "board",
+                // Brawl has no arena (every piece uses all 64 squares); Apocalypse is one
+                // board. Named, not a wildcard, so that a new variant must say its regions.
+                Variant::Brawl | Variant::Apocalypse | Variant::ApocalypseClassic => "board",
             };
             squares.push(json!({
                 "sq": sq.to_string(),

@@ -80,6 +80,36 @@ pub struct TransTable {
 /// Bytes of one entry.
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
+/// Why a transposition table cannot be made (the `Hash` option, CECP `memory`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// More MiB than a table may have.
+    TooLarge {
+        /// The size asked for.
+        mib: usize,
+        /// The largest size allowed.
+        max: usize,
+    },
+    /// The memory cannot be had.
+    NoMemory {
+        /// The size asked for.
+        mib: usize,
+        /// The allocator's reason.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::TooLarge { mib, max } => write!(f, "at most {max} MiB, not {mib}"),
+            TableError::NoMemory { mib, why } => write!(f, "cannot allocate {mib} MiB: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 impl TransTable {
     /// Default size in MiB (UCI `Hash`).
     pub(crate) const DEFAULT_MIB: usize = 16;
@@ -90,16 +120,22 @@ impl TransTable {
     ///
     /// # Errors
     /// When `mib` exceeds `TransTable::MAX_MIB` or the memory cannot be had.
-    pub fn new(mib: usize) -> Result<TransTable, String> {
+    pub fn new(mib: usize) -> Result<TransTable, TableError> {
         if mib > Self::MAX_MIB {
-            return Err(format!("at most {} MiB, not {mib}", Self::MAX_MIB));
+            return Err(TableError::TooLarge {
+                mib,
+                max: Self::MAX_MIB,
+            });
         }
         // Whole buckets of two entries, at least one.
         let count = ((mib << 20) / SLOT_BYTES / 2).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
+            .map_err(|e| TableError::NoMemory {
+                mib,
+                why: e.to_string(),
+            })?;
         advise_huge_pages(&mut buckets);
         buckets.resize(count, Bucket::default());
         Ok(TransTable {
@@ -280,7 +316,12 @@ mod tests {
         assert_eq!(TransTable::new(3).unwrap().len(), 196_608);
         assert_eq!(TransTable::new(100).unwrap().len() * SLOT_BYTES, 100 << 20);
         assert_eq!(TransTable::new(0).unwrap().len(), 2);
-        assert!(TransTable::new(TransTable::MAX_MIB + 1).is_err());
+        assert_eq!(
+            TransTable::new(TransTable::MAX_MIB + 1)
+                .unwrap_err()
+                .to_string(),
+            "at most 4096 MiB, not 4097"
+        );
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub(crate) enum OptionError {
         value: String,
     },
     /// The memory of a table cannot be had (the old table is kept).
-    Memory(String),
+    Memory(crate::search::TableError),
     /// A tablebase path that names no readable table (`TablebasePath`, `egtpath quill`).
     Tablebase(String),
 }
@@ -106,7 +106,8 @@ impl fmt::Display for OptionError {
             OptionError::OnlyValue { name, only, value } => {
                 write!(f, "{name} has only the value {only}, got '{value}'")
             }
-            OptionError::Memory(reason) | OptionError::Tablebase(reason) => f.write_str(reason),
+            OptionError::Memory(e) => write!(f, "{e}"),
+            OptionError::Tablebase(reason) => f.write_str(reason),
         }
     }
 }

@@ -62,6 +62,31 @@ impl std::fmt::Display for EndgameError {
     }
 }
 
+impl std::error::Error for EndgameError {}
+
+/// Why an endgame cannot be checked (`quill exploit`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// The position's FEN does not read.
+    Fen(crate::board::FenError),
+    /// The endgame cannot be solved exactly.
+    Endgame(EndgameError),
+    /// The search has no move: the game is over.
+    Over,
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Fen(e) => write!(f, "{e}"),
+            CheckError::Endgame(e) => write!(f, "{e}"),
+            CheckError::Over => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
 /// A solved endgame: the value (for White, 0 … 1) of every reachable position.
 pub struct Endgame {
     index: HashMap<u64, u32>,
@@ -329,13 +354,13 @@ pub struct ExploitReport {
 /// exploitable each side's root strategy is.
 ///
 /// # Errors
-/// A message when the FEN is invalid, the game is over, or it has too many positions.
-pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, String> {
-    let pos = Position::from_fen(rules, fen).map_err(|e| e.to_string())?;
-    let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(|e| e.to_string())?;
+/// When the FEN is invalid, the game is over, or it has too many positions.
+pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, CheckError> {
+    let pos = Position::from_fen(rules, fen).map_err(CheckError::Fen)?;
+    let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(CheckError::Endgame)?;
     let stop = AtomicBool::new(false);
     let analysis =
-        super::analyse(&pos, &[], &[], limits, &stop, &mut |_| {}).ok_or("the game is over")?;
+        super::analyse(&pos, &[], &[], limits, &stop, &mut |_| {}).ok_or(CheckError::Over)?;
     let measure = |side| {
         eg.exploitability(&pos, side, analysis.strategy(side))
             .expect("the root is unfinished")

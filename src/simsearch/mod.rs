@@ -60,7 +60,7 @@ use crate::variants::apocalypse::{Move, Position};
 use node::MoveLists;
 pub use root::{analyse, choose, choose_with_table};
 pub(crate) use rules::{Probe, SealedRules};
-pub use tt::{JointTable, key};
+pub use tt::{JointTable, JointTableError, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
 const FULL: (f64, f64) = (-1.0, 2.0);

@@ -85,6 +85,38 @@ impl<M: Copy> Slot<M> {
 /// takes whatever comes.
 const WAYS: usize = 2;
 
+/// Why the sealed search's table cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JointTableError {
+    /// A size outside 1..=`max` MiB.
+    Size {
+        /// The size asked for.
+        mib: usize,
+        /// The largest size allowed.
+        max: usize,
+    },
+    /// The memory cannot be had.
+    NoMemory {
+        /// The bytes the table needs.
+        bytes: usize,
+    },
+}
+
+impl std::fmt::Display for JointTableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JointTableError::Size { mib, max } => {
+                write!(f, "the sealed table needs 1..{max} MiB, got {mib}")
+            }
+            JointTableError::NoMemory { bytes } => {
+                write!(f, "cannot allocate {bytes} bytes for the sealed table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for JointTableError {}
+
 /// The sealed search's transposition table, sized in MiB (the `Hash` option) and kept
 /// between the moves of a game: entries hold for their position and depth whatever the
 /// history, so a later search may use them. Memory is taken at the first search, not when
@@ -119,12 +151,12 @@ impl<M: Copy> JointTable<M> {
     ///
     /// # Errors
     /// A size of 0 or above `JointTable::MAX_MIB`.
-    pub fn with_mib(mib: usize) -> Result<JointTable<M>, String> {
+    pub fn with_mib(mib: usize) -> Result<JointTable<M>, JointTableError> {
         if !(1..=Self::MAX_MIB).contains(&mib) {
-            return Err(format!(
-                "the sealed table needs 1..{} MiB, got {mib}",
-                Self::MAX_MIB
-            ));
+            return Err(JointTableError::Size {
+                mib,
+                max: Self::MAX_MIB,
+            });
         }
         Ok(JointTable::with_buckets(
             (mib << 20) / (WAYS * Self::SLOT_BYTES),
@@ -163,18 +195,17 @@ impl<M: Copy> JointTable<M> {
     /// # Errors
     /// When the memory cannot be had (the table stays empty, and usable: every probe misses
     /// and nothing is stored).
-    pub(crate) fn new_search(&mut self) -> Result<(), String> {
+    pub(crate) fn new_search(&mut self) -> Result<(), JointTableError> {
         self.hits = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.slots.is_empty() {
             let n = self.buckets * WAYS;
             let mut slots = Vec::new();
-            slots.try_reserve_exact(n).map_err(|_| {
-                format!(
-                    "cannot allocate {} bytes for the sealed table",
-                    self.bytes()
-                )
-            })?;
+            slots
+                .try_reserve_exact(n)
+                .map_err(|_| JointTableError::NoMemory {
+                    bytes: self.bytes(),
+                })?;
             slots.resize(n, Slot::EMPTY);
             self.slots = slots;
         }
@@ -251,7 +282,13 @@ mod tests {
             let got = t.bytes() as f64;
             assert!(got <= asked && got > 0.99 * asked, "{mib} MiB: {got} bytes");
         }
-        assert!(JointTable::<Move>::with_mib(0).is_err());
+        assert_eq!(
+            JointTable::<Move>::with_mib(0).unwrap_err().to_string(),
+            format!(
+                "the sealed table needs 1..{} MiB, got 0",
+                JointTable::<Move>::MAX_MIB
+            )
+        );
         assert!(JointTable::<Move>::with_mib(JointTable::<Move>::MAX_MIB + 1).is_err());
         let mut t: JointTable = JointTable::with_mib(1).unwrap();
         assert!(!t.is_allocated());
