@@ -11,6 +11,19 @@ use nom::combinator::map;
 /// Largest number of files or ranks a board may have.
 pub(crate) const MAX_SIDE: u8 = 16;
 
+/// A knight's (horseman's) eight leaps, as (file, rank) steps: every variant's leap tables
+/// are built from this one list.
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 /// A square as written on the wire: a file letter `a`..`z` and a decimal rank.
 ///
 /// Squares are syntax: a parsed square may lie off every board (`z9`, `a0`); a [`Geometry`]

@@ -103,22 +103,13 @@ fn index_of(sq: Square) -> Option<u8> {
 
 const fn knight_table() -> [u32; 25] {
     let mut table = [0u32; 25];
-    let jumps: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
+    let jumps = crate::geometry::KNIGHT_STEPS;
     let mut sq = 0;
     while sq < 25 {
         let (f, r) = ((sq % 5) as i32, (sq / 5) as i32);
         let mut j = 0;
         while j < 8 {
-            let (nf, nr) = (f + jumps[j].0, r + jumps[j].1);
+            let (nf, nr) = (f + jumps[j].0 as i32, r + jumps[j].1 as i32);
             if nf >= 0 && nf < 5 && nr >= 0 && nr < 5 {
                 table[sq] |= 1 << (nr * 5 + nf);
             }

@@ -2,16 +2,7 @@
 
 use super::Kind;
 
-pub(super) const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+pub(super) use crate::geometry::KNIGHT_STEPS;
 const KING_STEPS: [(i8, i8); 8] = [
     (1, 0),
     (1, 1),
