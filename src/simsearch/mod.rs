@@ -59,7 +59,7 @@ use crate::variants::apocalypse::{Move, Position};
 
 use node::MoveLists;
 pub use root::{analyse, choose, choose_with_table};
-pub(crate) use rules::{Probe, SealedRules};
+pub(crate) use rules::{Probe, SealedRules, SharedProbe, set_probe};
 pub use tt::{JointTable, JointTableError, key};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.

@@ -28,10 +28,10 @@ pub fn analyse(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Analysis),
 ) -> Option<Analysis> {
-    let tables = crate::tablebase::active();
+    let probe = super::rules::active_probe();
     let mut s = Searcher::new(limits, stop);
-    if !tables.is_empty() {
-        s = s.with_probe(&tables);
+    if let Some(p) = &probe {
+        s = s.with_probe(p.as_ref());
     }
     s.analyse(pos, white_only, black_only, report)
 }
@@ -225,10 +225,10 @@ pub fn choose_with_table(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let tables = crate::tablebase::active();
+    let probe = super::rules::active_probe();
     let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
-    if !tables.is_empty() {
-        s = s.with_probe(&tables);
+    if let Some(p) = &probe {
+        s = s.with_probe(p.as_ref());
     }
     let found = s.analyse(pos, white_only, black_only, &mut |a| {
         progress(to_choice(a, side, 0));

@@ -70,3 +70,25 @@ impl SealedRules for Position {
         super::tt::key(self)
     }
 }
+
+/// A probe shared by every sealed search of Apocalypse (a tablebase, once one is set).
+pub(crate) type SharedProbe = std::sync::Arc<dyn Probe<Position> + Send>;
+
+/// The probe the sealed searches consult now. It lives here, not with the tablebase, so that
+/// the search depends on no table format: the tablebase sets it, the search reads it.
+static ACTIVE: std::sync::RwLock<Option<SharedProbe>> = std::sync::RwLock::new(None);
+
+/// Makes `probe` the one every later sealed search consults (`None`: no probe).
+pub(crate) fn set_probe(probe: Option<SharedProbe>) {
+    *ACTIVE
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = probe;
+}
+
+/// The probe set by [`set_probe`], if any.
+pub(crate) fn active_probe() -> Option<SharedProbe> {
+    ACTIVE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}

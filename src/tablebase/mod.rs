@@ -19,7 +19,7 @@ mod iterate;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 
 use index::{Footmen, Signature, canonical, pieces_of};
 
@@ -313,18 +313,10 @@ impl std::error::Error for LoadError {}
 /// The most table files read from one directory.
 pub(crate) const MAX_DIRECTORY_FILES: usize = 16;
 
-static ACTIVE: RwLock<Option<Tables>> = RwLock::new(None);
-
-/// The tables the sealed search probes now (none until [`set_active`]).
-pub(crate) fn active() -> Tables {
-    ACTIVE
-        .read()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
-        .unwrap_or_default()
-}
-
-/// Makes `tables` the ones the sealed search probes (the UCI `TablebasePath` option).
+/// Makes `tables` the ones the sealed search probes (the UCI `TablebasePath` option); empty
+/// tables take the probe away.
 pub fn set_active(tables: Tables) {
-    *ACTIVE.write().unwrap_or_else(PoisonError::into_inner) = Some(tables);
+    let probe: Option<crate::simsearch::SharedProbe> =
+        (!tables.is_empty()).then(|| Arc::new(tables) as crate::simsearch::SharedProbe);
+    crate::simsearch::set_probe(probe);
 }
