@@ -1,0 +1,116 @@
+//! Making a turn on a Gladiator or Brawl position, and the position's hash kept up to date
+//! move by move.
+
+use super::*;
+
+impl Position {
+    /// A hash of everything that decides the legal turns and the end of the game: the
+    /// pieces, the side to move, the quiet-turn clock (up to 4) and the rules. Kept up to date
+    /// move by move; equal to [`Position::zobrist_from_scratch`].
+    pub(crate) fn zobrist(&self) -> u64 {
+        self.key
+    }
+
+    /// The key of [`Position::zobrist`], computed from the whole position.
+    pub(crate) fn zobrist_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for s in 0..2 {
+            for kind in 0..6 {
+                let mut bb = self.kinds[kind] & self.sides[s];
+                while bb != 0 {
+                    key ^= piece_key(s, kind, bb.trailing_zeros() as u8);
+                    bb &= bb - 1;
+                }
+            }
+        }
+        if self.to_move == Side::Black {
+            key ^= KEYS[SIDE_KEY];
+        }
+        if self.rules == Rules::Brawl {
+            key ^= KEYS[BRAWL_KEY];
+        }
+        key ^ quiet_key(self.quiet)
+    }
+
+    /// Plays the pawn part: returns the position and the kind of an enemy supporter that the
+    /// pawn landed on (Brawl), which the caller must place.
+    pub(crate) fn after_pawn(&self, from: u8, to: u8) -> (Position, Option<Kind>) {
+        let mut next = self.clone();
+        let o = 1 - self.to_move.index();
+        let mut displaced = None;
+        if let Some(kind) = next.kind_at(to) {
+            next.kinds[kind as usize] &= !bit(to);
+            next.sides[o] &= !bit(to);
+            next.key ^= piece_key(o, kind as usize, to);
+            if kind != Kind::Pawn {
+                displaced = Some(kind);
+            }
+        }
+        next.move_piece(from, to);
+        (next, displaced)
+    }
+
+    pub(crate) fn place(&mut self, kind: Kind, sq: u8) {
+        let o = 1 - self.to_move.index();
+        self.kinds[kind as usize] |= bit(sq);
+        self.sides[o] |= bit(sq);
+        self.key ^= piece_key(o, kind as usize, sq);
+    }
+
+    fn finish(mut self, moved_pawn: bool) -> Position {
+        let quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        self.key ^= quiet_key(self.quiet) ^ quiet_key(quiet) ^ KEYS[SIDE_KEY];
+        self.quiet = quiet;
+        if self.to_move == Side::Black {
+            self.fullmove += 1;
+        }
+        self.to_move = self.to_move.opponent();
+        debug_assert_eq!(self.key, self.zobrist_from_scratch());
+        self
+    }
+
+    /// The [`Position::zobrist`] key after a legal turn, without playing it; `None` for a
+    /// turn whose placement is not a square (the search's open placement).
+    pub(crate) fn key_after(&self, turn: Turn) -> Option<u64> {
+        let me = self.to_move.index();
+        let o = 1 - me;
+        let mut key = self.key;
+        let moved_pawn = turn.pawn.0 != NONE;
+        if moved_pawn {
+            let (from, to) = turn.pawn;
+            if let Some(kind) = self.kind_at(to) {
+                key ^= piece_key(o, kind as usize, to);
+                if kind != Kind::Pawn {
+                    if usize::from(turn.place) >= 64 {
+                        return None;
+                    }
+                    key ^= piece_key(o, kind as usize, turn.place);
+                }
+            }
+            key ^= piece_key(me, 0, from) ^ piece_key(me, 0, to);
+        }
+        if turn.support.0 != NONE {
+            let (from, to) = turn.support;
+            let kind = self.kind_at(from)? as usize;
+            key ^= piece_key(me, kind, from) ^ piece_key(me, kind, to);
+        }
+        let quiet = if moved_pawn { 0 } else { self.quiet + 1 };
+        Some(key ^ quiet_key(self.quiet) ^ quiet_key(quiet) ^ KEYS[SIDE_KEY])
+    }
+
+    /// Plays a legal turn.
+    pub fn play(&self, turn: Turn) -> Position {
+        let mut next = self.clone();
+        if turn.pawn.0 != NONE {
+            let (after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
+            next = after;
+            if let Some(kind) = displaced {
+                next.place(kind, turn.place);
+            }
+        }
+        if turn.support.0 != NONE {
+            next.move_piece(turn.support.0, turn.support.1);
+        }
+        next.finish(turn.pawn.0 != NONE)
+    }
+}
