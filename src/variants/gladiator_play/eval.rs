@@ -1,0 +1,228 @@
+//! Gladiator's and Brawl's evaluation: its weights (which `quill tune` fits) and terms.
+
+use super::*;
+
+/// The weights of the evaluation, in centipawns (a pawn is 100); `quill tune` fits them to
+/// the results of self-play games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// What a supporter of each kind (indexed by `Kind`; the pawn's entry is unused) is worth
+    /// to the pawn it powers (its borrowed power): the best one counts.
+    pub(crate) power: [i32; 6],
+    /// Each pawn that no supporter powers.
+    pub(crate) unpowered: i32,
+    /// Each square a pawn can move to.
+    pub(crate) target: i32,
+    /// Each enemy pawn a pawn can capture.
+    pub(crate) attack: i32,
+    /// A side's material when it has 1, 2 or 3 pawns, beyond their 100 each (losing them all
+    /// loses).
+    pub(crate) last_pawns: [i32; 3],
+    /// The side to move's bonus.
+    pub tempo: i32,
+}
+
+/// The evaluation's weights.
+pub const WEIGHTS: EvalWeights = EvalWeights {
+    power: [0, 11, 8, 13, 15, 5],
+    unpowered: -15,
+    target: 3,
+    attack: 5,
+    last_pawns: [-200, -80, -20],
+    tempo: 10,
+};
+
+/// How many weights [`EvalWeights::to_array`] lists.
+pub const EVAL_TERMS: usize = 11;
+
+impl EvalWeights {
+    /// The names of the weights, in the order of [`EvalWeights::to_array`].
+    pub const NAMES: [&'static str; EVAL_TERMS] = [
+        "power.knight",
+        "power.bishop",
+        "power.rook",
+        "power.queen",
+        "power.king",
+        "unpowered",
+        "target",
+        "attack",
+        "last_pawns.1",
+        "last_pawns.2",
+        "last_pawns.3",
+    ];
+
+    /// The weights as a list (the tempo aside, which the evaluation adds to every position
+    /// alike and self-play results cannot separate from the first move's advantage).
+    pub fn to_array(&self) -> [i32; EVAL_TERMS] {
+        let p = self.power;
+        let l = self.last_pawns;
+        [
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            p[5],
+            self.unpowered,
+            self.target,
+            self.attack,
+            l[0],
+            l[1],
+            l[2],
+        ]
+    }
+
+    /// The weights from a list in the order of [`EvalWeights::to_array`], with this tempo.
+    pub fn from_array(w: [i32; EVAL_TERMS], tempo: i32) -> EvalWeights {
+        EvalWeights {
+            power: [0, w[0], w[1], w[2], w[3], w[4]],
+            unpowered: w[5],
+            target: w[6],
+            attack: w[7],
+            last_pawns: [w[8], w[9], w[10]],
+            tempo,
+        }
+    }
+}
+
+pub(super) const KINDS: [Kind; 6] = [
+    Kind::Pawn,
+    Kind::Knight,
+    Kind::Bishop,
+    Kind::Rook,
+    Kind::Queen,
+    Kind::King,
+];
+
+impl Position {
+    /// Sum of the pawn moves (targets) of a side's pawns.
+    #[inline(always)]
+    pub(crate) fn pawn_mobility(&self, side: Side) -> u32 {
+        let occupied = self.occupied();
+        let mut pawns = self.pieces(side, Kind::Pawn);
+        let mut total = 0;
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            total += self.targets_of(side.index(), from, occupied).count_ones();
+        }
+        total
+    }
+
+    /// Squares from which a supporter would power one of `side`'s pawns: the empty squares
+    /// of each pawn's diagonals up to the first piece.
+    pub(super) fn powering_squares(&self, side: Side) -> u64 {
+        let occupied = self.occupied();
+        let mut pawns = self.pieces(side, Kind::Pawn);
+        let mut out = 0;
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            out |= reach(Kind::Bishop, from, occupied);
+        }
+        out & !occupied
+    }
+
+    /// The evaluation ([`Searchable::evaluate`]): material, pawn power and mobility, for the
+    /// side to move.
+    #[inline(always)]
+    pub(super) fn static_score(&self) -> i32 {
+        let me = self.side_to_move();
+        let them = me.opponent();
+        let pawns = |s| self.pieces(s, Kind::Pawn).count_ones();
+        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them)
+            + WEIGHTS.tempo
+    }
+
+    /// One side's share of the evaluation: pawn power and mobility.
+    #[inline(always)]
+    pub(super) fn activity(&self, side: Side) -> i32 {
+        let mut score = 0;
+        self.activity_terms(side, &WEIGHTS, |best, targets, attacks| {
+            score += best.map_or(WEIGHTS.unpowered, |k| WEIGHTS.power[k])
+                + WEIGHTS.target * targets
+                + WEIGHTS.attack * attacks;
+        });
+        score
+    }
+
+    /// Calls `each(best, targets, attacks)` for every pawn of `side`: the kind (as an index)
+    /// of its powering supporter of the highest weight under `w` (the first such kind on a
+    /// tie; `None` when no supporter powers it), its target squares and the enemy pawns among
+    /// them.
+    #[inline(always)]
+    pub(super) fn activity_terms(
+        &self,
+        side: Side,
+        w: &EvalWeights,
+        mut each: impl FnMut(Option<usize>, i32, i32),
+    ) {
+        let s = side.index();
+        let occupied = self.occupied();
+        let supporters = self.supporters(s);
+        let enemy_pawns = self.pieces(side.opponent(), Kind::Pawn);
+        let mut pawns = self.pieces(side, Kind::Pawn);
+        while pawns != 0 {
+            let from = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let diagonals = reach(Kind::Bishop, from, occupied);
+            let powering = diagonals & supporters;
+            // The first kind of the highest weight among the powering supporters.
+            let mut best = None::<usize>;
+            for kind in &KINDS[1..] {
+                let k = *kind as usize;
+                if powering & self.pieces(side, *kind) != 0
+                    && best.is_none_or(|b| w.power[k] > w.power[b])
+                {
+                    best = Some(k);
+                }
+            }
+            let targets =
+                self.allowed_targets(s, self.borrowed(from, powering, diagonals, occupied));
+            each(
+                best,
+                targets.count_ones() as i32,
+                (targets & enemy_pawns).count_ones() as i32,
+            );
+        }
+    }
+
+    /// The evaluation's terms for the side to move, its own minus its opponent's, in the order
+    /// of [`EvalWeights::to_array`]: the evaluation under weights `w` is their dot product
+    /// with `w.to_array()`, plus `100·(pawn difference)` and `w.tempo`. The supporter that
+    /// powers a pawn best is chosen under `w` (call it again after changing their order).
+    pub fn eval_terms(&self, w: &EvalWeights) -> [i32; EVAL_TERMS] {
+        let me = self.side_to_move();
+        let mut terms = [0; EVAL_TERMS];
+        for (side, sign) in [(me, 1), (me.opponent(), -1)] {
+            self.activity_terms(side, w, |best, targets, attacks| {
+                match best {
+                    Some(k) => terms[k - 1] += sign,
+                    None => terms[5] += sign,
+                }
+                terms[6] += sign * targets;
+                terms[7] += sign * attacks;
+            });
+            let pawns = self.pieces(side, Kind::Pawn).count_ones();
+            if (1..=3).contains(&pawns) {
+                terms[7 + pawns as usize] += sign;
+            }
+        }
+        terms
+    }
+
+    /// The pawns of the side to move minus those of its opponent.
+    pub fn pawn_difference(&self) -> i32 {
+        let me = self.side_to_move();
+        let pawns = |s| self.pieces(s, Kind::Pawn).count_ones() as i32;
+        pawns(me) - pawns(me.opponent())
+    }
+}
+
+/// Material: every pawn is worth 100, and the last ones more (losing them all loses).
+pub(super) fn material(pawns: u32) -> i32 {
+    100 * pawns as i32
+        + match pawns {
+            1..=3 => WEIGHTS.last_pawns[pawns as usize - 1],
+            _ => 0,
+        }
+}
