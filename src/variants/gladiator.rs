@@ -57,7 +57,8 @@ pub(crate) enum Kind {
     King = 5,
 }
 
-const KINDS: [Kind; 6] = [
+/// Every kind, in index order.
+pub(crate) const KINDS: [Kind; 6] = [
     Kind::Pawn,
     Kind::Knight,
     Kind::Bishop,

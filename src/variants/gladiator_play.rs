@@ -4,7 +4,7 @@
 //! only when the search reaches it. Captures of pawns are the noisy turns, and the evaluation
 //! weighs material, pawn power and mobility.
 
-use super::gladiator::{BORDER, Kind, Position, Rules, Turn, reach};
+use super::gladiator::{BORDER, KINDS, Kind, Position, Rules, Turn, reach};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN};
 use crate::variant::Side;
@@ -12,7 +12,6 @@ use crate::variant::Side;
 mod eval;
 mod supports;
 
-use self::eval::*;
 pub use self::eval::{EVAL_TERMS, EvalWeights, WEIGHTS};
 use self::supports::*;
 

@@ -84,15 +84,6 @@ impl EvalWeights {
     }
 }
 
-pub(super) const KINDS: [Kind; 6] = [
-    Kind::Pawn,
-    Kind::Knight,
-    Kind::Bishop,
-    Kind::Rook,
-    Kind::Queen,
-    Kind::King,
-];
-
 impl Position {
     /// Sum of the pawn moves (targets) of a side's pawns.
     #[inline(always)]
