@@ -28,7 +28,7 @@ Writes one block per position, the format of fixtures/endgames/*.endgame:
 import sys
 
 import apocalypse_ref as ref
-from tablebase_ref import solve_game_float
+from tablebase_ref import expand, solve_game_float
 
 MAX_STATES = 400_000
 MAX_SWEEPS = 5_000
@@ -76,17 +76,7 @@ def solve(rules, fen):
             values.append(payoff(res))
             moves.append(None)
         else:
-            white = ref.legal_moves(pos, ref.WHITE, rules)
-            black = ref.legal_moves(pos, ref.BLACK, rules)
-            ids = []
-            for w in white:
-                for b in black:
-                    child = ref.play_turn(pos, rules, w, b)
-                    c = key(child)
-                    if c not in index:
-                        index[c] = len(positions)
-                        positions.append(child)
-                    ids.append(index[c])
+            white, black, ids = expand(pos, rules, key, index, positions)
             graph.append((len(white), len(black), ids))
             values.append(0.5)
             moves.append((white, black))

@@ -85,6 +85,24 @@ def solve_game(a):
     return 1 / total - shift
 
 
+def expand(pos, rules, key, index, positions):
+    """Both sides' legal moves at the unfinished `pos`, and the ids of its children in
+    row-major order (White's move by Black's); a child not seen before (by `key`) is appended
+    to `positions` and given the next id in `index`."""
+    white = ref.legal_moves(pos, ref.WHITE, rules)
+    black = ref.legal_moves(pos, ref.BLACK, rules)
+    ids = []
+    for w in white:
+        for b in black:
+            child = ref.play_turn(pos, rules, w, b)
+            k = key(child)
+            if k not in index:
+                index[k] = len(positions)
+                positions.append(child)
+            ids.append(index[k])
+    return white, black, ids
+
+
 def enumerate_from(rules, fen):
     """Every position reachable from FEN: the FEN index, the positions, and per position None
     (finished) or (rows, cols, child ids), with the payoffs of the finished ones."""
@@ -101,17 +119,7 @@ def enumerate_from(rules, fen):
             graph.append(None)
             terminal.append(payoff(res))
         else:
-            white = ref.legal_moves(pos, ref.WHITE, rules)
-            black = ref.legal_moves(pos, ref.BLACK, rules)
-            ids = []
-            for w in white:
-                for b in black:
-                    child = ref.play_turn(pos, rules, w, b)
-                    key = canonical_fen(child)
-                    if key not in index:
-                        index[key] = len(positions)
-                        positions.append(child)
-                    ids.append(index[key])
+            white, black, ids = expand(pos, rules, canonical_fen, index, positions)
             graph.append((len(white), len(black), ids))
             terminal.append(None)
         if len(positions) > MAX_STATES:
