@@ -538,7 +538,12 @@ class OneServer(unittest.TestCase):
         self.assertTrue(all(l[:2] in ("a1", "h1") for l in e["next"]), e["next"])
         self.assertEqual(d.execute_script(
             "return document.querySelector('#board g.piece[data-sq=\"h5\"]').dataset.piece"), "n")
-        d.find_element("id", "finish").click()
+        # A state message re-renders the page between a person's sight of the button and the
+        # press: the button must still be the one pressed (it was replaced once, and the click
+        # was lost: StaleElementReferenceException here).
+        finish = d.find_element("id", "finish")
+        d.execute_script("window.quillTest.render()")
+        finish.click()
         st = h.wait(d, lambda d: h.state(d)["moves"] and h.state(d), what="the turn played")
         self.assertEqual(st["moves"][0]["turn"], "b2b5,b5h5")
         self.assertEqual(st["moves"][0]["words"][0][:4], "You:")

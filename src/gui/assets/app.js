@@ -362,9 +362,17 @@ function clickSquare(sq) {
   }
 }
 
+// The choices of the turn being entered. Built aside and put in place only when they
+// differ from what is shown: a state message re-renders the page, and a button replaced
+// between a person's press and release would lose the click.
 function describeNext() {
-  const box = $('choices');
-  box.replaceChildren();
+  const shown = $('choices');
+  const box = document.createElement('div');
+  fillChoices(box);
+  if (box.innerHTML !== shown.innerHTML) shown.replaceChildren(...box.childNodes);
+}
+
+function fillChoices(box) {
   if (!mySide()) return;
   const part = entry.legs.length + 1;
   if (entry.legs.length) {
@@ -835,7 +843,7 @@ function init() {
   // For the browser tests: raw messages, as a misbehaving page would send them.
   window.quillTest = { send, get state() { return state; }, get lastError() { return lastError; },
     get verdicts() { return verdicts; }, get me() { return me; }, get entry() { return entry; },
-    get controller() { return controller; } };
+    get controller() { return controller; }, render };
 }
 
 init();
