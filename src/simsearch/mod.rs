@@ -21,9 +21,10 @@
 //! its root had solved a restricted game (`Analysis::partial`). The root strategy of the
 //! side Quill plays is sampled with the session's seeded generator.
 //!
-//! **The game** is any `SealedRules` (joint moves, resolution, terminal value, key and the
-//! static evaluation hook); Apocalypse's [`Position`] implements it in `rules.rs`, its
-//! evaluation is [`eval`].
+//! **The game** is any [`SealedRules`] (joint moves, resolution, terminal value, key, the
+//! static evaluation and the probe it consults): the search, its entry points ([`analyse`],
+//! [`choose`]) and its table know nothing else of it. Apocalypse's [`Position`] implements
+//! it in `apocalypse.rs`; its evaluation is [`eval`].
 //!
 //! **The table** ([`JointTable`]) is sized in MiB by the session's `Hash` and kept between moves
 //! ([`choose_with_table`]); a one-off search ([`choose`], `quill bench`) has its own.
@@ -38,6 +39,7 @@
 //! caller passes it in; the root itself is not probed, so the search still produces a root
 //! strategy.
 
+mod apocalypse;
 pub mod endgame;
 pub mod eval;
 mod node;
@@ -57,10 +59,12 @@ use crate::solver::Solver;
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
+pub use apocalypse::key;
+pub(crate) use apocalypse::set_probe;
 use node::MoveLists;
 pub use root::{analyse, choose, choose_with_table};
-pub(crate) use rules::{Probe, SealedRules, SharedProbe, set_probe};
-pub use tt::{JointTable, JointTableError, key};
+pub use rules::{Probe, SealedRules, SharedProbe};
+pub use tt::{JointTable, JointTableError};
 
 /// A window wide enough that no value (all lie in 0 … 1) falls outside it.
 const FULL: (f64, f64) = (-1.0, 2.0);
@@ -127,6 +131,23 @@ struct Solved {
     rows: Vec<(usize, f64)>,
     /// Indices into the node's Black moves with their probabilities.
     cols: Vec<(usize, f64)>,
+}
+
+impl Solved {
+    fn new(
+        (lower, upper): (f64, f64),
+        value: f64,
+        rows: Vec<(usize, f64)>,
+        cols: Vec<(usize, f64)>,
+    ) -> Solved {
+        Solved {
+            lower,
+            upper,
+            value,
+            rows,
+            cols,
+        }
+    }
 }
 
 /// The search state: table, solver workspace, counters and limits.

@@ -157,24 +157,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         };
         let mut best = -3.0;
         for &m1 in first {
-            // The reply minimises `sign * value` knowing m1.
-            let mut worst = 3.0f64;
-            for &m2 in second {
-                let child = if white_first {
-                    pos.joint(m1, m2)
-                } else {
-                    pos.joint(m2, m1)
-                };
-                let hi = b.min(worst);
-                let (ca, cb) = if white_first { (a, hi) } else { (-hi, -a) };
-                let v = sign * self.serial(&child, depth - 1, white_first, ca, cb, false);
-                if v < worst {
-                    worst = v;
-                    if worst <= a {
-                        break;
-                    }
-                }
-            }
+            let worst = self.reply(pos, depth, white_first, m1, second, a, b);
             if worst > best {
                 best = worst;
                 if top {
@@ -191,6 +174,43 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         self.spare.push((white, black));
         sign * best
+    }
+}
+
+impl<G: SealedRules> Searcher<'_, G> {
+    /// The second mover's best reply to the first mover's `m1` in the serialized game: the
+    /// least `sign * value` over `second` (`sign` +1 with White first), fail-soft in the
+    /// first mover's window (`a`, `b`) of signed values.
+    #[allow(clippy::too_many_arguments)]
+    fn reply(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        white_first: bool,
+        m1: G::Move,
+        second: &[G::Move],
+        a: f64,
+        b: f64,
+    ) -> f64 {
+        let sign = if white_first { 1.0 } else { -1.0 };
+        let mut worst = 3.0f64;
+        for &m2 in second {
+            let child = if white_first {
+                pos.joint(m1, m2)
+            } else {
+                pos.joint(m2, m1)
+            };
+            let hi = b.min(worst);
+            let (ca, cb) = if white_first { (a, hi) } else { (-hi, -a) };
+            let v = sign * self.serial(&child, depth - 1, white_first, ca, cb, false);
+            if v < worst {
+                worst = v;
+                if worst <= a {
+                    break;
+                }
+            }
+        }
+        worst
     }
 }
 

@@ -44,22 +44,10 @@ impl<G: SealedRules> Searcher<'_, G> {
             let node = (pos, depth, white, black);
             let Some((v, x, y)) = self.restricted(node, &mut cells, &rows, &cols, &mut payoff)
             else {
-                return Solved {
-                    lower,
-                    upper,
-                    value: 0.5,
-                    rows: Vec::new(),
-                    cols: Vec::new(),
-                };
+                return Solved::new((lower, upper), 0.5, Vec::new(), Vec::new());
             };
             if depth == self.root_depth {
-                self.partial = Some(Solved {
-                    lower,
-                    upper,
-                    value: v,
-                    rows: x.clone(),
-                    cols: y.clone(),
-                });
+                self.partial = Some(Solved::new((lower, upper), v, x.clone(), y.clone()));
             }
             // White's best response to y, then Black's to x.
             let best_w = self.best_response(node, &mut cells, &rows, &y, v + GAIN, true);
@@ -74,13 +62,7 @@ impl<G: SealedRules> Searcher<'_, G> {
                 if converged {
                     (lower, upper) = (v, v);
                 }
-                return Solved {
-                    lower: lower.min(upper),
-                    upper: upper.max(lower),
-                    value: v,
-                    rows: x,
-                    cols: y,
-                };
+                return Solved::new((lower.min(upper), upper.max(lower)), v, x, y);
             }
             rows.extend(best_w.1);
             cols.extend(best_b.1);
@@ -134,9 +116,8 @@ impl<G: SealedRules> Searcher<'_, G> {
         let lines = if for_white { white.len() } else { black.len() };
         let mut best = (start, None);
         for line in (0..lines).filter(|l| !restricted.contains(l)) {
-            if let Some(s) = self.response(
-                pos, depth, white, black, cells, line, mix, best.0, for_white,
-            ) {
+            let node = (pos, depth, white, black);
+            if let Some(s) = self.response(node, cells, line, mix, best.0, for_white) {
                 best = (s, Some(line));
             }
         }
@@ -169,32 +150,19 @@ impl<G: SealedRules> Searcher<'_, G> {
     /// other side's mixed strategy `mix`, if it beats `threshold` (more for White, less for
     /// Black); `None` as soon as the cells searched show it cannot. Each cell is searched with
     /// the window it must clear for the line to stay in the running.
-    #[allow(clippy::too_many_arguments)]
     fn response(
         &mut self,
-        pos: &G,
-        depth: u32,
-        white: &[G::Move],
-        black: &[G::Move],
+        node: NodeMoves<'_, G>,
         cells: &mut Cells,
         line: usize,
         mix: &[(usize, f64)],
         threshold: f64,
         for_white: bool,
     ) -> Option<f64> {
-        let n = cells.n;
-        let at = |other: usize| {
-            if for_white {
-                line * n + other
-            } else {
-                other * n + line
-            }
-        };
-        // The most this line could still achieve (least, for Black).
-        let optimistic = |cells: &Cells, k: usize| {
-            if for_white { cells.hi[k] } else { cells.lo[k] }
-        };
-        let mut best: f64 = mix.iter().map(|&(o, p)| p * optimistic(cells, at(o))).sum();
+        let mut best: f64 = mix
+            .iter()
+            .map(|&(o, p)| p * cells.optimistic(cells.at(line, o, for_white), for_white))
+            .sum();
         let beats = |s: f64| {
             if for_white {
                 s > threshold
@@ -206,38 +174,52 @@ impl<G: SealedRules> Searcher<'_, G> {
             return None;
         }
         for &(o, p) in mix {
-            let k = at(o);
+            let k = cells.at(line, o, for_white);
             if cells.lo[k] == cells.hi[k] {
                 continue;
             }
-            let rest = best - p * optimistic(cells, k);
+            let rest = best - p * cells.optimistic(k, for_white);
             let t = (threshold - rest) / p;
-            let child = if for_white {
-                pos.joint(white[line], black[o])
-            } else {
-                pos.joint(white[o], black[line])
-            };
-            let v = if for_white {
-                self.value(&child, depth - 1, t, FULL.1)
-            } else {
-                self.value(&child, depth - 1, FULL.0, t)
-            };
-            if self.aborted {
-                return None;
-            }
-            if for_white && v <= t {
-                cells.hi[k] = v.min(cells.hi[k]).max(cells.lo[k]);
-                return None;
-            }
-            if !for_white && v >= t {
-                cells.lo[k] = v.max(cells.lo[k]).min(cells.hi[k]);
-                return None;
-            }
-            cells.lo[k] = v;
-            cells.hi[k] = v;
+            let v = self.cell_against(node, cells, (line, o), k, t, for_white)?;
             best = rest + p * v;
         }
         beats(best).then_some(best)
+    }
+
+    /// Searches cell `k` (of `line` against the other side's `other`) with the threshold `t`
+    /// it must beat for its line to stay in the running: its exact value if it does (the
+    /// cell made exact), `None` if it does not (the cell's bound tightened) or the search
+    /// was stopped.
+    fn cell_against(
+        &mut self,
+        (pos, depth, white, black): NodeMoves<'_, G>,
+        cells: &mut Cells,
+        (line, other): (usize, usize),
+        k: usize,
+        t: f64,
+        for_white: bool,
+    ) -> Option<f64> {
+        let v = if for_white {
+            let child = pos.joint(white[line], black[other]);
+            self.value(&child, depth - 1, t, FULL.1)
+        } else {
+            let child = pos.joint(white[other], black[line]);
+            self.value(&child, depth - 1, FULL.0, t)
+        };
+        if self.aborted {
+            return None;
+        }
+        if for_white && v <= t {
+            cells.hi[k] = v.min(cells.hi[k]).max(cells.lo[k]);
+            return None;
+        }
+        if !for_white && v >= t {
+            cells.lo[k] = v.max(cells.lo[k]).min(cells.hi[k]);
+            return None;
+        }
+        cells.lo[k] = v;
+        cells.hi[k] = v;
+        Some(v)
     }
 }
 
@@ -246,6 +228,23 @@ struct Cells {
     lo: Vec<f64>,
     hi: Vec<f64>,
     n: usize,
+}
+
+impl Cells {
+    /// The index of the cell of `line` (a row when `for_white`, else a column) against the
+    /// other side's `other`.
+    fn at(&self, line: usize, other: usize, for_white: bool) -> usize {
+        if for_white {
+            line * self.n + other
+        } else {
+            other * self.n + line
+        }
+    }
+
+    /// The most cell `k` could still be worth to White (`for_white`), or the least (Black).
+    fn optimistic(&self, k: usize, for_white: bool) -> f64 {
+        if for_white { self.hi[k] } else { self.lo[k] }
+    }
 }
 
 /// The lines of `lines` that `probs` plays, most likely first.

@@ -4,13 +4,13 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::node::MoveLists;
 use super::{Analysis, FULL, JointTable, SealedRules, Searcher, Solved};
 use crate::choice::Choice;
 use crate::notation::WireMove;
 use crate::rng::Rng;
 use crate::search::Limits;
 use crate::variant::Side;
-use crate::variants::apocalypse::{Move, Position};
 
 /// The deepest iteration of the sealed search, whatever depth is asked for (its recursion
 /// and its output stay bounded).
@@ -19,21 +19,51 @@ pub(crate) const MAX_DEPTH: u32 = 64;
 /// Searches `pos` by iterative deepening until a limit or `stop`, White restricted to
 /// `white_only` and Black to `black_only` when those are not empty. `None` when the game is
 /// over or a side has no move left. Depth 1 is always completed; `report` hears about every
-/// completed iteration.
-pub fn analyse(
-    pos: &Position,
-    white_only: &[Move],
-    black_only: &[Move],
+/// completed iteration. The game's probe ([`SealedRules::shared_probe`]) is consulted.
+pub fn analyse<G: SealedRules>(
+    pos: &G,
+    white_only: &[G::Move],
+    black_only: &[G::Move],
     limits: Limits,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(&Analysis),
-) -> Option<Analysis> {
-    let probe = super::rules::active_probe();
+    report: &mut dyn FnMut(&Analysis<G::Move>),
+) -> Option<Analysis<G::Move>> {
+    let probe = G::shared_probe();
     let mut s = Searcher::new(limits, stop);
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());
     }
     s.analyse(pos, white_only, black_only, report)
+}
+
+/// The root's moves of both sides, each restricted to its `only` list when that is not
+/// empty; `None` when the game is over or a side is left without a move.
+fn root_moves<G: SealedRules>(
+    pos: &G,
+    white_only: &[G::Move],
+    black_only: &[G::Move],
+) -> Option<MoveLists<G>> {
+    if pos.terminal().is_some() {
+        return None;
+    }
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    pos.moves(Side::White, &mut white);
+    pos.moves(Side::Black, &mut black);
+    if !white_only.is_empty() {
+        white.retain(|m| white_only.contains(m));
+    }
+    if !black_only.is_empty() {
+        black.retain(|m| black_only.contains(m));
+    }
+    (!white.is_empty() && !black.is_empty()).then_some((white, black))
+}
+
+/// The root's moves, most likely first, and the supports that seed the next iteration.
+struct RootLines<M> {
+    white: Vec<M>,
+    black: Vec<M>,
+    seed_w: Vec<usize>,
+    seed_b: Vec<usize>,
 }
 
 impl<G: SealedRules> Searcher<'_, G> {
@@ -45,21 +75,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         black_only: &[G::Move],
         report: &mut dyn FnMut(&Analysis<G::Move>),
     ) -> Option<Analysis<G::Move>> {
-        if pos.terminal().is_some() {
-            return None;
-        }
-        let (mut white, mut black) = (Vec::new(), Vec::new());
-        pos.moves(Side::White, &mut white);
-        pos.moves(Side::Black, &mut black);
-        if !white_only.is_empty() {
-            white.retain(|m| white_only.contains(m));
-        }
-        if !black_only.is_empty() {
-            black.retain(|m| black_only.contains(m));
-        }
-        if white.is_empty() || black.is_empty() {
-            return None;
-        }
+        let (white, black) = root_moves(pos, white_only, black_only)?;
         self.started = Instant::now();
         self.aborted = false;
         // Inside the tablebase: the equilibrium of the root's matrix game over the table's
@@ -68,51 +84,44 @@ impl<G: SealedRules> Searcher<'_, G> {
             report(&found);
             return Some(found);
         }
+        let mut lines = RootLines {
+            white,
+            black,
+            seed_w: vec![0],
+            seed_b: vec![0],
+        };
+        let mut found = self.deepen(pos, &mut lines, report)?;
+        found.stats = self.stats();
+        found.micros = self.started.elapsed().as_micros() as u64;
+        Some(found)
+    }
+
+    /// The iterations, deeper and deeper until a limit: the last answer.
+    fn deepen(
+        &mut self,
+        pos: &G,
+        lines: &mut RootLines<G::Move>,
+        report: &mut dyn FnMut(&Analysis<G::Move>),
+    ) -> Option<Analysis<G::Move>> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut found: Option<Analysis<G::Move>> = None;
-        let (mut seed_w, mut seed_b) = (vec![0], vec![0]);
         let mut clock = Clock::default();
         for depth in 1..=max_depth {
             self.can_abort = depth > 1;
             let began = self.started.elapsed();
-            let solved = match self.root(pos, depth, &white, &black, (&seed_w, &seed_b)) {
-                Some(solved) => solved,
-                None => {
-                    // Stopped: the iteration's last restricted game, if it got that far,
-                    // is a deeper answer over the previous supports than the previous
-                    // iteration's.
-                    if let (Some(part), Some(prev)) = (self.partial.take(), found.as_mut()) {
-                        let (ws, bs) = (strategy(&part.rows, &white), strategy(&part.cols, &black));
-                        prev.pv = self.line(pos, (ws[0].0, bs[0].0), depth);
-                        (prev.white, prev.black, prev.value) = (ws, bs, part.value);
-                        prev.partial = true;
-                    }
-                    break;
+            let seeds = (&lines.seed_w[..], &lines.seed_b[..]);
+            let Some(solved) = self.root(pos, depth, &lines.white, &lines.black, seeds) else {
+                if let Some(prev) = found.as_mut() {
+                    self.use_partial(pos, depth, lines, prev);
                 }
+                break;
             };
             clock.completed(self.started.elapsed() - began);
-            let (ws, bs) = (
-                strategy(&solved.rows, &white),
-                strategy(&solved.cols, &black),
-            );
-            // Next iteration: most likely moves first, the supports as the seed.
-            seed_w = order(&solved.rows, &mut white);
-            seed_b = order(&solved.cols, &mut black);
-            let pv = self.line(pos, (ws[0].0, bs[0].0), depth);
-            let analysis = Analysis {
-                depth,
-                value: solved.value,
-                white: ws,
-                black: bs,
-                pv,
-                stats: self.stats(),
-                micros: self.started.elapsed().as_micros() as u64,
-                partial: false,
-            };
+            let analysis = self.completed(pos, depth, &solved, lines);
             report(&analysis);
             let decided = analysis.value <= 0.0 || analysis.value >= 1.0;
             found = Some(analysis);
-            if decided || (white.len() == 1 && black.len() == 1) {
+            if decided || (lines.white.len() == 1 && lines.black.len() == 1) {
                 break;
             }
             if let Some(budget) = self.limits.time
@@ -122,10 +131,53 @@ impl<G: SealedRules> Searcher<'_, G> {
                 break;
             }
         }
-        let mut found = found?;
-        found.stats = self.stats();
-        found.micros = self.started.elapsed().as_micros() as u64;
-        Some(found)
+        found
+    }
+
+    /// The analysis of a completed iteration; reorders the root's moves (most likely first)
+    /// and takes the supports as the next iteration's seed.
+    fn completed(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        solved: &Solved,
+        lines: &mut RootLines<G::Move>,
+    ) -> Analysis<G::Move> {
+        let (ws, bs) = (
+            strategy(&solved.rows, &lines.white),
+            strategy(&solved.cols, &lines.black),
+        );
+        lines.seed_w = order(&solved.rows, &mut lines.white);
+        lines.seed_b = order(&solved.cols, &mut lines.black);
+        let pv = self.line(pos, (ws[0].0, bs[0].0), depth);
+        Analysis {
+            depth,
+            value: solved.value,
+            white: ws,
+            black: bs,
+            pv,
+            stats: self.stats(),
+            micros: self.started.elapsed().as_micros() as u64,
+            partial: false,
+        }
+    }
+
+    /// A stopped iteration: its last restricted game, if it got that far, is a deeper answer
+    /// over the previous supports than the previous iteration's, and replaces it in `prev`.
+    fn use_partial(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        lines: &RootLines<G::Move>,
+        prev: &mut Analysis<G::Move>,
+    ) {
+        if let Some(part) = self.partial.take() {
+            let ws = strategy(&part.rows, &lines.white);
+            let bs = strategy(&part.cols, &lines.black);
+            prev.pv = self.line(pos, (ws[0].0, bs[0].0), depth);
+            (prev.white, prev.black, prev.value) = (ws, bs, part.value);
+            prev.partial = true;
+        }
     }
 }
 
@@ -188,8 +240,8 @@ impl Clock {
 /// then samples the root strategy with `rng`. `progress` hears about each completed
 /// iteration, with the most likely move in place of a sampled one. A fresh table of the
 /// default size: the result depends on the position alone.
-pub fn choose(
-    pos: &Position,
+pub fn choose<G: SealedRules>(
+    pos: &G,
     side: Side,
     allowed: &[WireMove],
     limits: Limits,
@@ -203,45 +255,45 @@ pub fn choose(
 
 /// [`choose`] with a table kept between searches (a session's, sized by `Hash`).
 #[allow(clippy::too_many_arguments)]
-pub fn choose_with_table(
-    pos: &Position,
+pub fn choose_with_table<G: SealedRules>(
+    pos: &G,
     side: Side,
     allowed: &[WireMove],
     limits: Limits,
     stop: &AtomicBool,
     rng: &mut Rng,
-    table: &mut JointTable,
+    table: &mut JointTable<G::Move>,
     progress: &mut dyn FnMut(Choice),
 ) -> Option<Choice> {
     let mut own = Vec::new();
-    pos.legal_moves(side, &mut own);
+    pos.moves(side, &mut own);
     if !allowed.is_empty() {
-        own.retain(|m| allowed.contains(&m.to_wire()));
+        own.retain(|&m| allowed.contains(&G::wire(m)));
         if own.is_empty() {
             return None;
         }
     }
-    let (white_only, black_only): (&[Move], &[Move]) = match side {
+    let (white_only, black_only): (&[G::Move], &[G::Move]) = match side {
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let probe = super::rules::active_probe();
+    let probe = G::shared_probe();
     let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());
     }
     let found = s.analyse(pos, white_only, black_only, &mut |a| {
-        progress(to_choice(a, side, 0));
+        progress(to_choice::<G>(a, side, 0));
     });
     *table = s.into_table();
     let found = found?;
     let weights: Vec<f64> = found.strategy(side).iter().map(|p| p.1).collect();
     let pick = rng.choose_weighted(&weights);
-    Some(to_choice(&found, side, pick))
+    Some(to_choice::<G>(&found, side, pick))
 }
 
 /// The [`Choice`] of an analysis for `side`, playing the `pick`-th move of its strategy.
-fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
+fn to_choice<G: SealedRules>(a: &Analysis<G::Move>, side: Side, pick: usize) -> Choice {
     let mine = a.strategy(side);
     let mv = mine[pick].0;
     let mut pv = a.pv.clone();
@@ -258,15 +310,15 @@ fn to_choice(a: &Analysis, side: Side, pick: usize) -> Choice {
         Side::Black => 1.0 - a.value,
     };
     Choice {
-        mv: mv.to_wire(),
-        strategy: mine.iter().map(|&(m, p)| (m.to_wire(), p)).collect(),
+        mv: G::wire(mv),
+        strategy: mine.iter().map(|&(m, p)| (G::wire(m), p)).collect(),
         value,
         score: crate::choice::Score::from_value(value, a.depth),
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,
         pv: (pv.iter())
-            .map(|(w, b)| crate::notation::WireTurn::Joint(w.to_wire(), b.to_wire()))
+            .map(|&(w, b)| crate::notation::WireTurn::Joint(G::wire(w), G::wire(b)))
             .collect(),
     }
 }

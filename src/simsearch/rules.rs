@@ -1,9 +1,13 @@
 //! What the sealed search needs of a game: the [`SealedRules`] trait, and the [`Probe`] point
 //! where exact values (a tablebase) enter the search.
+//!
+//! The search itself (`node.rs`, `oracle.rs`, `root.rs`, `tt.rs`) is written against this
+//! trait alone; a sealed variant is one implementation of it (Apocalypse's is in
+//! `apocalypse.rs`, with its evaluation in [`super::eval`]).
 
+use crate::notation::WireMove;
 use crate::solver::Solution;
 use crate::variant::Side;
-use crate::variants::apocalypse::{Move, Position};
 
 /// A two-player game of simultaneous ("sealed") turns with payoffs 0 … 1 for White, as the
 /// sealed search sees it. Every node of the search is one position of this type.
@@ -29,13 +33,22 @@ pub trait SealedRules: Clone {
     /// A 64-bit key of everything the value depends on (for the transposition table;
     /// 0 is never a key of a stored position).
     fn key(&self) -> u64;
+
+    /// A move as the protocols write it.
+    fn wire(mv: Self::Move) -> WireMove;
+
+    /// The probe every search of this game consults ([`Probe`]; a tablebase once one is
+    /// loaded), if any. None by default.
+    fn shared_probe() -> Option<SharedProbe<Self>> {
+        None
+    }
 }
 
 /// A source of exact values, consulted at every node before it is searched (after the
 /// finished-game check): a value returned is taken as exact at every depth, and the node is
 /// not searched further. This is where the Apocalypse tablebase plugs in
 /// ([`super::Searcher::with_probe`]); it must answer only for positions it has solved.
-pub(crate) trait Probe<G: SealedRules>: Sync {
+pub trait Probe<G: SealedRules>: Sync {
     /// The exact value for White of `pos`, if known.
     fn probe(&self, pos: &G) -> Option<f64>;
 
@@ -47,48 +60,6 @@ pub(crate) trait Probe<G: SealedRules>: Sync {
     }
 }
 
-impl SealedRules for Position {
-    type Move = Move;
-
-    fn moves(&self, side: Side, out: &mut Vec<Move>) {
-        self.legal_moves(side, out);
-    }
-
-    fn joint(&self, white: Move, black: Move) -> Position {
-        self.resolve(Ok(white), Ok(black))
-    }
-
-    fn terminal(&self) -> Option<f64> {
-        super::eval::terminal(self)
-    }
-
-    fn heuristic(&self) -> f64 {
-        super::eval::heuristic(self)
-    }
-
-    fn key(&self) -> u64 {
-        super::tt::key(self)
-    }
-}
-
-/// A probe shared by every sealed search of Apocalypse (a tablebase, once one is set).
-pub(crate) type SharedProbe = std::sync::Arc<dyn Probe<Position> + Send>;
-
-/// The probe the sealed searches consult now. It lives here, not with the tablebase, so that
-/// the search depends on no table format: the tablebase sets it, the search reads it.
-static ACTIVE: std::sync::RwLock<Option<SharedProbe>> = std::sync::RwLock::new(None);
-
-/// Makes `probe` the one every later sealed search consults (`None`: no probe).
-pub(crate) fn set_probe(probe: Option<SharedProbe>) {
-    *ACTIVE
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = probe;
-}
-
-/// The probe set by [`set_probe`], if any.
-pub(crate) fn active_probe() -> Option<SharedProbe> {
-    ACTIVE
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
-}
+/// A probe shared by every sealed search of a game (a tablebase, once one is set).
+pub type SharedProbe<G = crate::variants::apocalypse::Position> =
+    std::sync::Arc<dyn Probe<G> + Send>;

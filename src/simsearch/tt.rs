@@ -1,33 +1,9 @@
 //! The transposition table of the simultaneous search: bounds on a position's value at a
 //! given depth, and each side's most likely move there (for move ordering).
 //!
-//! The key covers everything the value depends on: both sides' footmen and horsemen, the
-//! penalty points and the rule set. The quiet-turn count and the turn number are left out on
-//! purpose: no rule reads them, so positions that differ only there have the same value.
+//! The key is the game's own ([`super::SealedRules::key`]).
 
-use crate::variant::Side;
-use crate::variants::apocalypse::{Move, Position, Rules};
-
-/// A 64-bit key of everything a position's value depends on.
-pub fn key(p: &Position) -> u64 {
-    let rules = match p.rules() {
-        Rules::Seed => 0u64,
-        Rules::Classic => 1,
-    };
-    let extra =
-        rules | u64::from(p.penalties(Side::White)) << 1 | u64::from(p.penalties(Side::Black)) << 3;
-    let a =
-        u64::from(p.footmen(Side::White)) | u64::from(p.footmen(Side::Black)) << 25 | extra << 50;
-    let b = u64::from(p.horsemen(Side::White)) | u64::from(p.horsemen(Side::Black)) << 25;
-    mix(a ^ mix(b ^ 0x9e37_79b9_7f4a_7c15))
-}
-
-/// The SplitMix64 finaliser: a bijection of 64-bit words that spreads every input bit.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use crate::variants::apocalypse::Move;
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq)]

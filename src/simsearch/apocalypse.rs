@@ -1,0 +1,84 @@
+//! Apocalypse as the sealed search sees it: its [`SealedRules`] implementation (moves,
+//! resolution, the evaluation of [`super::eval`]), its table key and the tablebase probe its
+//! searches consult. A second sealed variant would be one more file like this one.
+
+use super::rules::{SealedRules, SharedProbe};
+use crate::notation::WireMove;
+use crate::variant::Side;
+use crate::variants::apocalypse::{Move, Position, Rules};
+
+impl SealedRules for Position {
+    type Move = Move;
+
+    fn moves(&self, side: Side, out: &mut Vec<Move>) {
+        self.legal_moves(side, out);
+    }
+
+    fn joint(&self, white: Move, black: Move) -> Position {
+        self.resolve(Ok(white), Ok(black))
+    }
+
+    fn terminal(&self) -> Option<f64> {
+        super::eval::terminal(self)
+    }
+
+    fn heuristic(&self) -> f64 {
+        super::eval::heuristic(self)
+    }
+
+    fn key(&self) -> u64 {
+        key(self)
+    }
+
+    fn wire(mv: Move) -> WireMove {
+        mv.to_wire()
+    }
+
+    fn shared_probe() -> Option<SharedProbe<Position>> {
+        active_probe()
+    }
+}
+
+/// A 64-bit key of everything a position's value depends on: both sides' footmen and
+/// horsemen, the penalty points and the rule set. The quiet-turn count and the turn number
+/// are left out on purpose: no rule reads them, so positions that differ only there have the
+/// same value.
+pub fn key(p: &Position) -> u64 {
+    let rules = match p.rules() {
+        Rules::Seed => 0u64,
+        Rules::Classic => 1,
+    };
+    let extra =
+        rules | u64::from(p.penalties(Side::White)) << 1 | u64::from(p.penalties(Side::Black)) << 3;
+    let a =
+        u64::from(p.footmen(Side::White)) | u64::from(p.footmen(Side::Black)) << 25 | extra << 50;
+    let b = u64::from(p.horsemen(Side::White)) | u64::from(p.horsemen(Side::Black)) << 25;
+    mix(a ^ mix(b ^ 0x9e37_79b9_7f4a_7c15))
+}
+
+/// The SplitMix64 finaliser: a bijection of 64-bit words that spreads every input bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The probe the sealed searches of Apocalypse consult now. It lives here, not with the
+/// tablebase, so that the search depends on no table format: the tablebase sets it, the
+/// search reads it.
+static ACTIVE: std::sync::RwLock<Option<SharedProbe>> = std::sync::RwLock::new(None);
+
+/// Makes `probe` the one every later sealed search of Apocalypse consults (`None`: no probe).
+pub(crate) fn set_probe(probe: Option<SharedProbe>) {
+    *ACTIVE
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = probe;
+}
+
+/// The probe set by [`set_probe`], if any.
+fn active_probe() -> Option<SharedProbe> {
+    ACTIVE
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
