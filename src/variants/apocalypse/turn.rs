@@ -104,16 +104,44 @@ impl Position {
     /// Plays one turn of judged moves and returns the next position. A void move (illegal)
     /// is passed as its [`Illegal`] and costs a penalty point.
     pub fn resolve(&self, white: Judgement, black: Judgement) -> Position {
-        let mut next = self.clone();
         let moves = [
             white.ok().filter(|m| !m.is_pass()),
             black.ok().filter(|m| !m.is_pass()),
         ];
+        let mut penalties = self.penalties;
         for (s, j) in [white, black].iter().enumerate() {
             if j.is_err() {
-                next.penalties[s] = next.penalties[s].saturating_add(1);
+                penalties[s] = penalties[s].saturating_add(1);
             }
         }
+        // The pieces are worked on in locals and the position is built once at the end: a
+        // clone updated field by field in memory stalls on store forwarding when copied out.
+        let mut men = Men {
+            footmen: self.footmen,
+            horsemen: self.horsemen,
+        };
+        let kinds = self.lift(&mut men, moves);
+        let advanced = (moves.iter().zip(kinds)).any(|(m, k)| m.is_some() && k == Kind::Footman);
+        let captured = self.capture(&mut men, moves);
+        let collided = self.land(&mut men, moves, kinds);
+        Position {
+            rules: self.rules,
+            footmen: men.footmen,
+            horsemen: men.horsemen,
+            penalties,
+            quiet: if advanced || captured || collided {
+                0
+            } else {
+                self.quiet + 1
+            },
+            turn: self.turn.saturating_add(1),
+        }
+    }
+
+    /// Takes each moving piece off its square in `next`; returns their kinds (before any
+    /// promotion; a footman for a side that does not move).
+    #[inline]
+    fn lift(&self, next: &mut Men, moves: [Option<Move>; 2]) -> [Kind; 2] {
         let mut kinds = [Kind::Footman; 2];
         for s in 0..2 {
             if let Some(m) = moves[s] {
@@ -127,11 +155,14 @@ impl Position {
                 next.horsemen[s] &= !bit;
             }
         }
-        let mut eventful = moves
-            .iter()
-            .zip(kinds)
-            .any(|(m, k)| m.is_some() && k == Kind::Footman);
-        // Captures: only of a piece that stayed on its square.
+        kinds
+    }
+
+    /// Removes from `next` each piece a move lands on, if it stayed on its square (one that
+    /// moved away escapes); whether anything was captured.
+    #[inline]
+    fn capture(&self, next: &mut Men, moves: [Option<Move>; 2]) -> bool {
+        let mut captured = false;
         for s in 0..2 {
             let o = 1 - s;
             if let Some(m) = moves[s] {
@@ -140,21 +171,22 @@ impl Position {
                 if self.occupied(o) & target != 0 && !escaped {
                     next.footmen[o] &= !target;
                     next.horsemen[o] &= !target;
-                    eventful = true;
+                    captured = true;
                 }
             }
         }
+        captured
+    }
+
+    /// Puts each moving piece on its landing square in `next` (a redeploy square if it has
+    /// one), promoted where it must be, the loser of a collision removed; whether the two
+    /// collided.
+    #[inline]
+    fn land(&self, next: &mut Men, moves: [Option<Move>; 2], kinds: [Kind; 2]) -> bool {
         let land = |m: Move| if m.redeploy == NONE { m.to } else { m.redeploy };
-        let promoted = |s: usize, m: Move, kind: Kind| {
-            let far = if s == 0 { RANK_5 } else { RANK_1 };
-            kind == Kind::Footman
-                && m.redeploy == NONE
-                && far >> m.to & 1 == 1
-                && self.horsemen[s].count_ones() < 2
-        };
-        let place = |next: &mut Position, s: usize, m: Move, kind: Kind| {
+        let place = |next: &mut Men, s: usize, m: Move, kind: Kind| {
             let bit = 1u32 << land(m);
-            if kind == Kind::Horseman || promoted(s, m, kind) {
+            if kind == Kind::Horseman || self.promotes(s, m, kind) {
                 next.horsemen[s] |= bit;
             } else {
                 next.footmen[s] |= bit;
@@ -162,24 +194,33 @@ impl Position {
         };
         match moves {
             [Some(w), Some(b)] if land(w) == land(b) => {
-                eventful = true;
                 match kinds {
-                    [Kind::Horseman, Kind::Footman] => place(&mut next, 0, w, Kind::Horseman),
-                    [Kind::Footman, Kind::Horseman] => place(&mut next, 1, b, Kind::Horseman),
+                    [Kind::Horseman, Kind::Footman] => place(next, 0, w, Kind::Horseman),
+                    [Kind::Footman, Kind::Horseman] => place(next, 1, b, Kind::Horseman),
                     _ => {}
                 }
+                true
             }
             _ => {
                 for s in 0..2 {
                     if let Some(m) = moves[s] {
-                        place(&mut next, s, m, kinds[s]);
+                        place(next, s, m, kinds[s]);
                     }
                 }
+                false
             }
         }
-        next.quiet = if eventful { 0 } else { self.quiet + 1 };
-        next.turn = self.turn.saturating_add(1);
-        next
+    }
+
+    /// Whether side `s`'s move `m` of a piece of `kind` promotes it to a horseman: a footman
+    /// reaching the far rank with no redeploy leg while its side has fewer than 2 horsemen.
+    #[inline]
+    fn promotes(&self, s: usize, m: Move, kind: Kind) -> bool {
+        let far = if s == 0 { RANK_5 } else { RANK_1 };
+        kind == Kind::Footman
+            && m.redeploy == NONE
+            && far >> m.to & 1 == 1
+            && self.horsemen[s].count_ones() < 2
     }
 }
 
@@ -195,4 +236,10 @@ fn black_reason(why: &'static str) -> &'static str {
         "no footmen left" => "Black has no footmen left",
         _ => "Black has two penalty points",
     }
+}
+
+/// The pieces of both sides while a turn is resolved.
+struct Men {
+    footmen: [u32; 2],
+    horsemen: [u32; 2],
 }
