@@ -183,3 +183,36 @@ fn hard_endgame_figures() {
         eprintln!("{line}");
     }
 }
+
+/// More search never makes the root strategy more exploitable: on every stored endgame, the
+/// worst exploitability with a budget of `LARGE` nodes is at most that with `SMALL` nodes.
+/// Budgets are node counts (the search polls its count every 256 nodes), so the test is the
+/// same on a loaded machine; the larger budget ends inside a deeper iteration, whose last
+/// restricted root game answers ([`Analysis::partial`]).
+#[test]
+fn exploitability_does_not_rise_with_the_node_budget() {
+    const SMALL: u64 = 20_000;
+    const LARGE: u64 = 400_000;
+    let mut failures = Vec::new();
+    for s in hard_endgames() {
+        let [small, large] = [SMALL, LARGE].map(|nodes| {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            stored_exploitability(&s, limits)
+        });
+        eprintln!(
+            "{} {:?}: {SMALL} nodes depth {} exploitability {:.6}; {LARGE} nodes depth {} \
+             exploitability {:.6}",
+            s.fen, s.rules, small.0, small.1, large.0, large.1
+        );
+        if large.1 > small.1 + 1e-9 {
+            failures.push(format!(
+                "{}: {:.6} at {LARGE} nodes > {:.6} at {SMALL}",
+                s.fen, large.1, small.1
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
