@@ -47,7 +47,8 @@ pub trait SealedRules: Clone {
 /// A source of exact values, consulted at every node before it is searched (after the
 /// finished-game check): a value returned is taken as exact at every depth, and the node is
 /// not searched further. This is where the Apocalypse tablebase plugs in
-/// ([`super::Searcher::with_probe`]); it must answer only for positions it has solved.
+/// (`Searcher::with_probe`, or [`SealedRules::shared_probe`]); it must answer only for
+/// positions it has solved.
 pub trait Probe<G: SealedRules>: Sync {
     /// The exact value for White of `pos`, if known.
     fn probe(&self, pos: &G) -> Option<f64>;
