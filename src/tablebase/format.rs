@@ -16,7 +16,7 @@ use crate::variants::apocalypse::Rules;
 
 mod error;
 
-pub use error::{ReadError, WriteError};
+pub use error::{IoFault, ReadError, WriteError};
 
 /// The first 8 bytes of a table file.
 pub(crate) const MAGIC: &[u8; 8] = b"QUILLTB\0";
@@ -94,15 +94,15 @@ pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, WriteError> {
 /// A message saying what is wrong: unreadable, too large, not a table, another version,
 /// truncated or too long, a bad field, or a checksum that does not match.
 pub fn read(path: &Path) -> Result<Tablebase, ReadError> {
-    let f = std::fs::File::open(path).map_err(ReadError::Open)?;
-    let len = f.metadata().map_err(ReadError::Read)?.len();
+    let f = std::fs::File::open(path).map_err(|e| ReadError::Open(e.into()))?;
+    let len = f.metadata().map_err(|e| ReadError::Read(e.into()))?.len();
     if len > MAX_FILE_BYTES {
         return Err(ReadError::TooLarge(len));
     }
     let mut bytes = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(ReadError::Read)?;
+        .map_err(|e| ReadError::Read(e.into()))?;
     decode(&bytes)
 }
 
@@ -206,7 +206,7 @@ fn header(b: &[u8]) -> Result<Header, ReadError> {
     }
     let residual = f64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
     if !(0.0..=1.0).contains(&residual) {
-        return Err(ReadError::Residual(residual));
+        return Err(ReadError::Residual(residual.to_bits()));
     }
     let positions = u64_at(b, 32);
     let footmen = Footmen::new(pieces);

@@ -7,13 +7,38 @@ use std::path::PathBuf;
 use super::super::index::{MAX_PIECES, Signature};
 use super::{HEADER_BYTES, MAX_FILE_BYTES, VALUE_BITS, VERSION};
 
+/// An I/O failure, kept as its kind and text, so that the errors holding it can be cloned and
+/// compared (and held by the session's option errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IoFault {
+    /// What kind of failure.
+    pub kind: io::ErrorKind,
+    /// The system's text for it.
+    text: String,
+}
+
+impl From<io::Error> for IoFault {
+    fn from(e: io::Error) -> IoFault {
+        IoFault {
+            kind: e.kind(),
+            text: e.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for IoFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// Why a table file was refused (reading).
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadError {
     /// The file cannot be opened.
-    Open(io::Error),
+    Open(IoFault),
     /// The file cannot be read.
-    Read(io::Error),
+    Read(IoFault),
     /// The file is larger than `MAX_FILE_BYTES` (1 GiB).
     TooLarge(u64),
     /// The first bytes are not the magic `QUILLTB\0`.
@@ -39,8 +64,9 @@ pub enum ReadError {
         /// A table of that many pieces.
         expected: usize,
     },
-    /// A stored residual outside 0 … 1.
-    Residual(f64),
+    /// A stored residual outside 0 … 1 (its IEEE-754 bits, as stored, so that the error
+    /// compares equal to itself even for a NaN).
+    Residual(u64),
     /// A position count other than an `pieces`-piece table's.
     Positions {
         /// In the header.
@@ -114,7 +140,9 @@ impl fmt::Display for ReadError {
                 pieces,
                 expected,
             } => write!(f, "{got} signatures, a {pieces}-piece table has {expected}"),
-            ReadError::Residual(r) => write!(f, "residual {r} is not in 0..1"),
+            ReadError::Residual(bits) => {
+                write!(f, "residual {} is not in 0..1", f64::from_bits(*bits))
+            }
             ReadError::Positions {
                 got,
                 pieces,
