@@ -257,10 +257,10 @@ impl Solver {
         // The best candidate so far: its gap and solution; the pure pair to start with.
         let mut best = (sec.minimax - sec.maximin, None);
         for eps in PRECISE_EPS {
-            if let Some(&Ok(g)) = gaps.last() {
-                if g < best.0 {
-                    best = (g, Some(self.solution.clone()));
-                }
+            if let Some(&Ok(g)) = gaps.last()
+                && g < best.0
+            {
+                best = (g, Some(self.solution.clone()));
             }
             let outcome = self.simplex_dd(payoff, sec, eps);
             let g = outcome.map(|()| gap(payoff, &self.solution, &mut self.col_max));
