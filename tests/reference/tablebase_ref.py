@@ -389,11 +389,16 @@ def evaluate_chain(graph, terminal, games, current):
             loop = r.pop(v, 0.0)
             users[v].discard(v)
             if loop >= 1.0 - 1e-15:
-                raise RuntimeError("a component left with probability 0 from within")
-            scale = 1.0 / (1.0 - loop)
-            for w in r:
-                r[w] *= scale
-            rhs[v] *= scale
+                # Once the variables before it are substituted, v is left with probability
+                # 0 (to rounding): part of the component that play (nearly) never leaves,
+                # which keeps its value, as a closed component does.
+                r.clear()
+                rhs[v] = current[v]
+            else:
+                scale = 1.0 / (1.0 - loop)
+                for w in r:
+                    r[w] *= scale
+                rhs[v] *= scale
             for u in list(users[v]):
                 ru = row[u]
                 f = ru.pop(v)
