@@ -48,7 +48,7 @@
 //! the difference between the largest and the smallest.
 
 use dd::Dd;
-use simplex::{Rules, Run, Tableau};
+use simplex::{Rules, Run, Scalar, Tableau};
 
 /// Solution of a zero-sum matrix game in which the row player maximises.
 ///
@@ -291,40 +291,30 @@ impl Solver {
     /// Runs the `f64` simplex on the rescaled game and writes the solution; `Err` leaves it
     /// unusable.
     fn simplex_f64(&mut self, payoff: &[f64], sec: &Security) -> Result<(), &'static str> {
-        let (m, n) = (self.solution.rows.len(), self.solution.cols.len());
-        let range = sec.hi - sec.lo;
-        self.tableau.load(payoff, m, n, sec.lo, range);
-        let rules = self.rules(m, n, EPS);
-        let mut run = Run::default();
-        let optimum = self.tableau.run(rules, &mut run);
-        self.note(run);
-        let sum_y = optimum?.sum_y;
-        let sol = &mut self.solution;
-        self.tableau.strategies(&mut sol.rows, &mut sol.cols);
-        normalise_both(sol)?;
-        self.solution.value = (1.0 / sum_y - 1.0) * range + sec.lo;
-        Ok(())
+        let rules = self.rules(self.solution.rows.len(), self.solution.cols.len(), EPS);
+        simplex(
+            &mut self.tableau,
+            payoff,
+            sec,
+            rules,
+            &mut self.solution,
+            &mut self.stats,
+        )
     }
 
     /// As [`Solver::simplex_f64`], in double-double arithmetic with tolerance `eps`. (Not
     /// Bland's rule from the start: its ties go by label, not to the largest pivot, and a pivot
     /// of 1e-20 blows a double-double tableau up as a pivot of 1e-10 does an `f64` one.)
     fn simplex_dd(&mut self, payoff: &[f64], sec: &Security, eps: f64) -> Result<(), &'static str> {
-        let (m, n) = (self.solution.rows.len(), self.solution.cols.len());
-        let range = sec.hi - sec.lo;
-        self.precise.load(payoff, m, n, sec.lo, range);
-        let rules = self.rules(m, n, eps);
-        let mut run = Run::default();
-        let optimum = self.precise.run(rules, &mut run);
-        self.note(run);
-        let sum_y = optimum?.sum_y;
-        let sol = &mut self.solution;
-        self.precise.strategies(&mut sol.rows, &mut sol.cols);
-        normalise_both(sol)?;
-        let one = Dd::of(1.0);
-        let value = (one / sum_y - one) * Dd::of(range) + Dd::of(sec.lo);
-        self.solution.value = value.to_f64();
-        Ok(())
+        let rules = self.rules(self.solution.rows.len(), self.solution.cols.len(), eps);
+        simplex(
+            &mut self.precise,
+            payoff,
+            sec,
+            rules,
+            &mut self.solution,
+            &mut self.stats,
+        )
     }
 
     /// The pivoting rules for an `m × n` game.
@@ -335,12 +325,30 @@ impl Solver {
             eps,
         }
     }
+}
 
-    /// Adds a run's pivots to the stats.
-    fn note(&mut self, run: Run) {
-        self.stats.pivots += run.pivots;
-        self.stats.used_bland |= run.used_bland;
-    }
+/// Runs the simplex in `tableau` on the rescaled game, writes the solution into `sol` (`Err`
+/// leaves it unusable) and adds the run to `stats`.
+fn simplex<T: Scalar>(
+    tableau: &mut Tableau<T>,
+    payoff: &[f64],
+    sec: &Security,
+    rules: Rules,
+    sol: &mut Solution,
+    stats: &mut Stats,
+) -> Result<(), &'static str> {
+    let range = sec.hi - sec.lo;
+    tableau.load(payoff, sol.rows.len(), sol.cols.len(), sec.lo, range);
+    let mut run = Run::default();
+    let optimum = tableau.run(rules, &mut run);
+    stats.pivots += run.pivots;
+    stats.used_bland |= run.used_bland;
+    let sum_y = optimum?.sum_y;
+    tableau.strategies(&mut sol.rows, &mut sol.cols);
+    normalise_both(sol)?;
+    let one = T::of(1.0);
+    sol.value = ((one / sum_y - one) * T::of(range) + T::of(sec.lo)).to_f64();
+    Ok(())
 }
 
 /// Normalises both strategies of `sol` to sum to 1.
