@@ -27,13 +27,28 @@
 //! Pivoting uses Dantzig's rule (most negative reduced cost; ratio-test ties go to the largest
 //! pivot element, for stability). After a run of degenerate pivots longer than `rows + cols`
 //! (the only way Dantzig's rule can cycle) the solve switches for good to Bland's rule, which
-//! cannot cycle. A cap on the number of pivots guards against anything unforeseen in floating
-//! point: when it is hit, or the final tableau is unusable, the solver logs a warning and
-//! returns the pure maximin row and minimax column (see [`Solver::solve`]).
+//! cannot cycle. A cap on the number of pivots guards against anything unforeseen.
+//!
+//! 3. **Check.** Floating point can end the simplex at a basis that is not optimal, with no
+//!    sign of it in the tableau: in games with nearly equal payoffs (a tablebase's children
+//!    whose values differ in the tenth digit, say) a pivot on an entry that is rounding noise,
+//!    or a genuine entry refused as noise, leaves strategies that are far from an equilibrium
+//!    (seen: a gap of 0.9 on a payoff range of 0.93). So every answer is checked on the payoffs
+//!    as given: the least the row strategy earns against any column and the most the column
+//!    strategy concedes to any row bracket the value, and the answer is accepted when the
+//!    bracket is narrower than `1e-12` of the payoff range (plus 64 ulps of the payoffs).
+//! 4. **Double-double.** A refused answer is computed again by the same simplex in
+//!    double-double arithmetic (`src/solver/dd.rs`, about 32 digits), with a
+//!    tolerance of `1e-22`, then of `1e-28`. If no answer passes, the one with the narrowest
+//!    bracket is kept (the pure maximin row against the minimax column among the candidates),
+//!    with the middle of its bracket as the value, and a warning is logged.
 //!
 //! # Preconditions
 //! Payoffs must be finite (no NaN or infinities; checked by `debug_assert!` only), and so must
 //! the difference between the largest and the smallest.
+
+use dd::Dd;
+use simplex::{Rules, Run, Scalar, Tableau};
 
 /// Solution of a zero-sum matrix game in which the row player maximises.
 ///
@@ -62,9 +77,17 @@ pub fn solve(payoff: &[f64], rows: usize, cols: usize) -> Solution {
     solver.into_solution()
 }
 
-/// Tolerance on the rescaled tableau, whose initial entries lie in `[1, 2]`: smaller pivots are
-/// refused, and reduced costs above `-EPS` count as non-negative.
+/// A solution is accepted when its strategies' guarantees, computed on the payoffs as given,
+/// lie within this many times the payoff range of each other: well above the rounding of a
+/// correct `f64` solve, far below the errors the check is there to catch (0.01 to 0.9).
+const ACCEPT: f64 = 1e-12;
+/// ... and this many times the payoffs' magnitude (64 ulps), the rounding of the check itself.
+const MAGNITUDE: f64 = 64.0 * f64::EPSILON;
+/// Tolerance of the `f64` tableau (see [`simplex::Rules::eps`]).
 const EPS: f64 = 1e-9;
+/// Tolerances of the double-double tableau, tried in turn: the first is far above its
+/// rounding noise; a smaller one keeps genuine entries the first would take for zeros.
+const PRECISE_EPS: [f64; 2] = [1e-22, 1e-28];
 
 /// A reusable workspace for solving matrix games without allocating.
 ///
@@ -72,17 +95,12 @@ const EPS: f64 = 1e-9;
 /// [`Solution`] lives in the workspace and is overwritten by the next solve.
 #[derive(Clone, Debug, Default)]
 pub struct Solver {
-    /// Condensed tableau, row-major, `(rows + 1) × (cols + 1)`: the constraint rows, then the
-    /// objective row; the last column is the right-hand side.
-    tableau: Vec<f64>,
-    /// The scaled pivot row, saved before the update (with a zero in the pivot column).
-    pivot_row: Vec<f64>,
-    /// Label of the basic variable of each constraint row: `j < cols` is `y_j`, `cols + i` is
-    /// the slack of row `i` (whose dual is the row player's `x_i`).
-    row_labels: Vec<usize>,
-    /// Label of the non-basic variable of each tableau column, numbered as `row_labels`.
-    col_labels: Vec<usize>,
-    /// Column maxima, for the saddle-point check.
+    /// The `f64` tableau, tried first.
+    tableau: Tableau<f64>,
+    /// The double-double tableau, for games the `f64` one gets wrong.
+    precise: Tableau<Dd>,
+    /// Column maxima, for the saddle-point check; then what the row strategy earns against
+    /// each column, for the check of an answer.
     col_max: Vec<f64>,
     solution: Solution,
     /// Consecutive degenerate pivots tolerated before switching to Bland's rule; `None` means
@@ -100,14 +118,19 @@ struct Stats {
     pivots: usize,
     saddle: bool,
     used_bland: bool,
+    /// The `f64` simplex's answer was refused and the double-double one tried.
+    precise: bool,
     fell_back: bool,
 }
 
-/// How the pivot loop ended.
-enum Outcome {
-    Optimal,
-    /// The pivot cap was hit, or no pivot row could be found (impossible in exact arithmetic).
-    Failed(&'static str),
+/// The pure strategies' security levels, and the range of the payoffs.
+struct Security {
+    maximin: f64,
+    maximin_row: usize,
+    minimax: f64,
+    minimax_col: usize,
+    lo: f64,
+    hi: f64,
 }
 
 impl Solver {
@@ -129,8 +152,10 @@ impl Solver {
     /// Solves the zero-sum game with the given row-major payoff matrix (payoffs to the row
     /// player, who maximises), and returns the solution held in this workspace.
     ///
-    /// Payoffs must be finite (a precondition checked only by `debug_assert!`). If the simplex
-    /// fails (which it is not known to do), a warning is logged and the answer is the pure
+    /// Payoffs must be finite (a precondition checked only by `debug_assert!`). The answer is
+    /// checked on the payoffs as given; if the `f64` simplex's is refused, the game is solved
+    /// again in double-double arithmetic. If that fails too (which it is not known to do), a
+    /// warning is logged and the answer is the better of the candidates: at worst the pure
     /// maximin row against the pure minimax column, with the value halfway between the two
     /// security levels, which bracket the true value.
     ///
@@ -153,229 +178,214 @@ impl Solver {
         sol.rows.resize(rows, 0.0);
         sol.cols.clear();
         sol.cols.resize(cols, 0.0);
-
-        // Security levels of pure strategies, and the payoff range for rescaling.
-        self.col_max.clear();
-        self.col_max.extend_from_slice(&payoff[..cols]);
-        let (mut maximin, mut maximin_row) = (f64::NEG_INFINITY, 0);
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for (i, row) in payoff.chunks_exact(cols).enumerate() {
-            let mut row_min = f64::INFINITY;
-            for (&a, cmax) in row.iter().zip(self.col_max.iter_mut()) {
-                row_min = row_min.min(a);
-                *cmax = cmax.max(a);
-                hi = hi.max(a);
-            }
-            lo = lo.min(row_min);
-            if row_min > maximin {
-                (maximin, maximin_row) = (row_min, i);
-            }
-        }
-        let (mut minimax, mut minimax_col) = (f64::INFINITY, 0);
-        for (j, &cmax) in self.col_max.iter().enumerate() {
-            if cmax < minimax {
-                (minimax, minimax_col) = (cmax, j);
-            }
-        }
-
-        if maximin >= minimax {
+        let sec = self.security(payoff, rows, cols);
+        if sec.maximin >= sec.minimax {
             // maximin ≤ entry ≤ minimax, so equality makes the entry a saddle point.
             self.stats.saddle = true;
-            sol.value = maximin;
-            sol.rows[maximin_row] = 1.0;
-            sol.cols[minimax_col] = 1.0;
-            return &self.solution;
-        }
-
-        // No saddle point, so hi > lo and both players have at least two strategies.
-        let range = hi - lo;
-        let mut outcome = self.simplex(payoff, rows, cols, lo, range);
-        if outcome.is_err() && self.bland_after != Some(0) {
-            // Rounding led Dantzig's pivots astray (a column whose entries all vanish): the
-            // pure fallback below would throw a mixed equilibrium away, so solve again from
-            // the start with Bland's rule, which takes other pivots.
-            log::debug!("solver: retrying a {rows}x{cols} game with Bland's rule: {payoff:?}");
-            let saved = self.bland_after.replace(0);
-            self.stats.pivots = 0;
-            outcome = self.simplex(payoff, rows, cols, lo, range);
-            self.bland_after = saved;
-        }
-        match outcome {
-            Ok(()) => {}
-            Err(why) => {
-                log::warn!(
-                    "solver: simplex failed on a {rows}x{cols} game ({why}); \
-                     falling back to pure maximin/minimax strategies"
-                );
-                self.stats.fell_back = true;
-                let sol = &mut self.solution;
-                sol.rows.fill(0.0);
-                sol.cols.fill(0.0);
-                sol.rows[maximin_row] = 1.0;
-                sol.cols[minimax_col] = 1.0;
-                sol.value = 0.5 * (maximin + minimax);
-            }
+            self.pure(&sec, sec.maximin);
+        } else {
+            self.mixed(payoff, rows, cols, &sec);
         }
         &self.solution
     }
 
-    /// Runs the simplex on the rescaled game and writes the solution; `Err` leaves it unusable.
-    fn simplex(
-        &mut self,
-        payoff: &[f64],
-        m: usize,
-        n: usize,
-        lo: f64,
-        range: f64,
-    ) -> Result<(), &'static str> {
-        let w = n + 1;
-        let scale = 1.0 / range;
-        let t = &mut self.tableau;
-        t.clear();
-        t.reserve((m + 1) * w);
-        for row in payoff.chunks_exact(n) {
-            t.extend(row.iter().map(|&a| (a - lo) * scale + 1.0));
-            t.push(1.0);
+    /// The pure strategies' security levels and the payoff range.
+    fn security(&mut self, payoff: &[f64], rows: usize, cols: usize) -> Security {
+        self.col_max.clear();
+        self.col_max.extend_from_slice(&payoff[..cols]);
+        let mut sec = Security {
+            maximin: f64::NEG_INFINITY,
+            maximin_row: 0,
+            minimax: f64::INFINITY,
+            minimax_col: 0,
+            lo: f64::INFINITY,
+            hi: f64::NEG_INFINITY,
+        };
+        for (i, row) in payoff.chunks_exact(cols).take(rows).enumerate() {
+            let mut row_min = f64::INFINITY;
+            for (&a, cmax) in row.iter().zip(self.col_max.iter_mut()) {
+                row_min = row_min.min(a);
+                *cmax = cmax.max(a);
+                sec.hi = sec.hi.max(a);
+            }
+            sec.lo = sec.lo.min(row_min);
+            if row_min > sec.maximin {
+                (sec.maximin, sec.maximin_row) = (row_min, i);
+            }
         }
-        t.extend(std::iter::repeat_n(-1.0, n));
-        t.push(0.0);
-        self.row_labels.clear();
-        self.row_labels.extend(n..n + m);
-        self.col_labels.clear();
-        self.col_labels.extend(0..n);
-        self.pivot_row.clear();
-        self.pivot_row.resize(w, 0.0);
+        for (j, &cmax) in self.col_max.iter().enumerate() {
+            if cmax < sec.minimax {
+                (sec.minimax, sec.minimax_col) = (cmax, j);
+            }
+        }
+        sec
+    }
 
-        if let Outcome::Failed(why) = self.pivot_loop(m, n) {
-            return Err(why);
-        }
-
-        let t = &self.tableau;
-        let sum_y = t[m * w + n];
-        if !(sum_y > EPS && sum_y.is_finite()) {
-            return Err("non-positive objective");
-        }
+    /// Writes the pure maximin row against the pure minimax column, with `value`.
+    fn pure(&mut self, sec: &Security, value: f64) {
         let sol = &mut self.solution;
-        for (c, &label) in self.col_labels.iter().enumerate() {
-            if label >= n {
-                sol.rows[label - n] = t[m * w + c].max(0.0);
+        sol.rows.fill(0.0);
+        sol.cols.fill(0.0);
+        sol.rows[sec.maximin_row] = 1.0;
+        sol.cols[sec.minimax_col] = 1.0;
+        sol.value = value;
+    }
+
+    /// Solves a game without a saddle point (so `hi > lo` and both players have at least two
+    /// strategies): the `f64` simplex (again with Bland's rule if Dantzig's pivots fail), its
+    /// answer checked on the payoffs; if refused, the double-double simplex at each tolerance
+    /// of [`PRECISE_EPS`] in turn; if none is accepted, the candidate with the smallest gap,
+    /// the pure pair included.
+    fn mixed(&mut self, payoff: &[f64], rows: usize, cols: usize, sec: &Security) {
+        let accept = ACCEPT * (sec.hi - sec.lo) + MAGNITUDE * sec.hi.abs().max(sec.lo.abs());
+        let mut outcome = self.simplex_f64(payoff, sec);
+        if outcome.is_err() && self.bland_after != Some(0) {
+            // Rounding led Dantzig's pivots astray (a column whose entries all vanish): solve
+            // again from the start with Bland's rule, which takes other pivots.
+            let saved = self.bland_after.replace(0);
+            self.stats.pivots = 0;
+            outcome = self.simplex_f64(payoff, sec);
+            self.bland_after = saved;
+        }
+        let first = outcome.map(|()| gap(payoff, &self.solution, &mut self.col_max));
+        if matches!(first, Ok(g) if g <= accept) {
+            return;
+        }
+        let mut gaps = vec![first];
+        log::debug!("solver: f64 simplex {first:?} on a {rows}x{cols} game: {payoff:?}");
+        self.stats.precise = true;
+        // The best candidate so far: its gap and solution; the pure pair to start with.
+        let mut best = (sec.minimax - sec.maximin, None);
+        for eps in PRECISE_EPS {
+            if let Some(&Ok(g)) = gaps.last()
+                && g < best.0
+            {
+                best = (g, Some(self.solution.clone()));
+            }
+            let outcome = self.simplex_dd(payoff, sec, eps);
+            let g = outcome.map(|()| gap(payoff, &self.solution, &mut self.col_max));
+            if matches!(g, Ok(g) if g <= accept) {
+                return;
+            }
+            gaps.push(g);
+        }
+        log::warn!(
+            "solver: no acceptable solution of a {rows}x{cols} game (gaps of the f64 and \
+             double-double simplex runs: {gaps:?}, pure {:e}); keeping the smallest",
+            sec.minimax - sec.maximin
+        );
+        if !matches!(gaps.last(), Some(&Ok(g)) if g < best.0) {
+            match best.1 {
+                Some(sol) => self.solution = sol,
+                None => {
+                    self.stats.fell_back = true;
+                    return self.pure(sec, 0.5 * (sec.maximin + sec.minimax));
+                }
             }
         }
-        for (r, &label) in self.row_labels.iter().enumerate() {
-            if label < n {
-                sol.cols[label] = t[r * w + n].max(0.0);
-            }
+        // The value lies in the kept strategies' bracket: report its middle.
+        let (earned, conceded) = bracket(payoff, &self.solution, &mut self.col_max);
+        self.solution.value = 0.5 * (earned + conceded);
+    }
+
+    /// Runs the `f64` simplex on the rescaled game and writes the solution; `Err` leaves it
+    /// unusable.
+    fn simplex_f64(&mut self, payoff: &[f64], sec: &Security) -> Result<(), &'static str> {
+        let rules = self.rules(self.solution.rows.len(), self.solution.cols.len(), EPS);
+        simplex(
+            &mut self.tableau,
+            payoff,
+            sec,
+            rules,
+            &mut self.solution,
+            &mut self.stats,
+        )
+    }
+
+    /// As [`Solver::simplex_f64`], in double-double arithmetic with tolerance `eps`. (Not
+    /// Bland's rule from the start: its ties go by label, not to the largest pivot, and a pivot
+    /// of 1e-20 blows a double-double tableau up as a pivot of 1e-10 does an `f64` one.)
+    fn simplex_dd(&mut self, payoff: &[f64], sec: &Security, eps: f64) -> Result<(), &'static str> {
+        let rules = self.rules(self.solution.rows.len(), self.solution.cols.len(), eps);
+        simplex(
+            &mut self.precise,
+            payoff,
+            sec,
+            rules,
+            &mut self.solution,
+            &mut self.stats,
+        )
+    }
+
+    /// The pivoting rules for an `m × n` game.
+    fn rules(&self, m: usize, n: usize, eps: f64) -> Rules {
+        Rules {
+            bland_after: self.bland_after.unwrap_or(m + n),
+            cap: self.pivot_cap.unwrap_or(50 * (m + n) + 100),
+            eps,
         }
-        if !normalise(&mut sol.rows) || !normalise(&mut sol.cols) {
-            return Err("degenerate strategy");
-        }
-        sol.value = (1.0 / sum_y - 1.0) * range + lo;
+    }
+}
+
+/// Runs the simplex in `tableau` on the rescaled game, writes the solution into `sol` (`Err`
+/// leaves it unusable) and adds the run to `stats`.
+fn simplex<T: Scalar>(
+    tableau: &mut Tableau<T>,
+    payoff: &[f64],
+    sec: &Security,
+    rules: Rules,
+    sol: &mut Solution,
+    stats: &mut Stats,
+) -> Result<(), &'static str> {
+    let range = sec.hi - sec.lo;
+    tableau.load(payoff, sol.rows.len(), sol.cols.len(), sec.lo, range);
+    let mut run = Run::default();
+    let optimum = tableau.run(rules, &mut run);
+    stats.pivots += run.pivots;
+    stats.used_bland |= run.used_bland;
+    let sum_y = optimum?.sum_y;
+    tableau.strategies(&mut sol.rows, &mut sol.cols);
+    normalise_both(sol)?;
+    let one = T::of(1.0);
+    sol.value = ((one / sum_y - one) * T::of(range) + T::of(sec.lo)).to_f64();
+    Ok(())
+}
+
+/// Normalises both strategies of `sol` to sum to 1.
+fn normalise_both(sol: &mut Solution) -> Result<(), &'static str> {
+    if normalise(&mut sol.rows) && normalise(&mut sol.cols) {
         Ok(())
+    } else {
+        Err("degenerate strategy")
     }
+}
 
-    fn pivot_loop(&mut self, m: usize, n: usize) -> Outcome {
-        let w = n + 1;
-        let bland_after = self.bland_after.unwrap_or(m + n);
-        let cap = self.pivot_cap.unwrap_or(50 * (m + n) + 100);
-        let mut bland = bland_after == 0;
-        let mut degenerate_run = 0;
-        loop {
-            let t = &self.tableau;
-            let objective = &t[m * w..m * w + n];
+/// How far `sol`'s strategies are from an equilibrium of the game: the width of their
+/// [`bracket`] (≥ 0 up to rounding).
+fn gap(payoff: &[f64], sol: &Solution, earned: &mut Vec<f64>) -> f64 {
+    let (lo, hi) = bracket(payoff, sol, earned);
+    hi - lo
+}
 
-            // Entering column.
-            let mut q = usize::MAX;
-            if bland {
-                let mut best_label = usize::MAX;
-                for (c, &d) in objective.iter().enumerate() {
-                    if d < -EPS && self.col_labels[c] < best_label {
-                        (q, best_label) = (c, self.col_labels[c]);
-                    }
-                }
-            } else {
-                let mut most_negative = -EPS;
-                for (c, &d) in objective.iter().enumerate() {
-                    if d < most_negative {
-                        (q, most_negative) = (c, d);
-                    }
-                }
-            }
-            if q == usize::MAX {
-                self.stats.used_bland = bland;
-                return Outcome::Optimal;
-            }
-            if self.stats.pivots >= cap {
-                self.stats.used_bland = bland;
-                return Outcome::Failed("pivot cap reached");
-            }
-
-            // Leaving row: minimum ratio; near-ties by Bland's label order or by largest pivot.
-            let mut p = usize::MAX;
-            let (mut best_ratio, mut best_pivot) = (f64::INFINITY, 0.0);
-            for (r, row) in t.chunks_exact(w).take(m).enumerate() {
-                let a = row[q];
-                if a <= EPS {
-                    continue;
-                }
-                let ratio = row[n].max(0.0) / a;
-                let better = if p == usize::MAX || ratio < best_ratio - EPS {
-                    true
-                } else if ratio <= best_ratio + EPS {
-                    if bland {
-                        self.row_labels[r] < self.row_labels[p]
-                    } else {
-                        a > best_pivot
-                    }
-                } else {
-                    false
-                };
-                if better {
-                    (p, best_ratio, best_pivot) = (r, ratio, a);
-                }
-            }
-            if p == usize::MAX {
-                return Outcome::Failed("no pivot row");
-            }
-
-            if t[p * w + n] <= EPS {
-                degenerate_run += 1;
-                if degenerate_run > bland_after {
-                    bland = true;
-                }
-            } else {
-                degenerate_run = 0;
-            }
-            self.pivot(w, p, q);
-            std::mem::swap(&mut self.row_labels[p], &mut self.col_labels[q]);
-            self.stats.pivots += 1;
+/// The least the row strategy earns against a column and the most the column strategy
+/// concedes to a row: the game's value lies between the two. `earned` is a workspace.
+fn bracket(payoff: &[f64], sol: &Solution, earned: &mut Vec<f64>) -> (f64, f64) {
+    let cols = sol.cols.len();
+    earned.clear();
+    earned.resize(cols, 0.0);
+    let mut conceded = f64::NEG_INFINITY;
+    for (row, &x) in payoff.chunks_exact(cols).zip(&sol.rows) {
+        let mut c = 0.0;
+        for ((&a, &y), e) in row.iter().zip(&sol.cols).zip(earned.iter_mut()) {
+            c += a * y;
+            *e += x * a;
         }
+        conceded = conceded.max(c);
     }
-
-    /// Exchanges the basic variable of row `p` with the non-basic variable of column `q`.
-    fn pivot(&mut self, w: usize, p: usize, q: usize) {
-        let t = &mut self.tableau;
-        let prow = &mut self.pivot_row;
-        let inv = 1.0 / t[p * w + q];
-        for (dst, &src) in prow.iter_mut().zip(&t[p * w..p * w + w]) {
-            *dst = src * inv;
-        }
-        prow[q] = 0.0;
-        for (r, row) in t.chunks_exact_mut(w).enumerate() {
-            if r == p {
-                continue;
-            }
-            let f = row[q];
-            if f != 0.0 {
-                for (x, &pr) in row.iter_mut().zip(prow.iter()) {
-                    *x -= f * pr;
-                }
-                row[q] = -f * inv;
-            }
-        }
-        let row = &mut t[p * w..p * w + w];
-        row.copy_from_slice(prow);
-        row[q] = inv;
-    }
+    (
+        earned.iter().copied().fold(f64::INFINITY, f64::min),
+        conceded,
+    )
 }
 
 /// Scales `v` to sum to 1; false if its sum is not positive.
@@ -389,5 +399,7 @@ fn normalise(v: &mut [f64]) -> bool {
     true
 }
 
+mod dd;
+mod simplex;
 #[cfg(test)]
 mod tests;

@@ -71,7 +71,7 @@ pub(crate) enum OptionError {
     /// The memory of a table cannot be had (the old table is kept).
     Memory(crate::search::TableError),
     /// A tablebase path that names no readable table (`TablebasePath`, `egtpath quill`).
-    Tablebase(String),
+    Tablebase(crate::tablebase::LoadError),
 }
 
 impl fmt::Display for OptionError {
@@ -107,7 +107,7 @@ impl fmt::Display for OptionError {
                 write!(f, "{name} has only the value {only}, got '{value}'")
             }
             OptionError::Memory(e) => write!(f, "{e}"),
-            OptionError::Tablebase(reason) => f.write_str(reason),
+            OptionError::Tablebase(e) => write!(f, "{e}"),
         }
     }
 }

@@ -162,44 +162,18 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
         VariantName::Apocalypse => Rules::Seed,
         VariantName::ApocalypseClassic => Rules::Classic,
     };
-    let digits = |s: &Signature| format!("{}{}{}{}", s.wf, s.wh, s.bf, s.bh);
-    let (pieces, name) = match a.family.first() {
-        None => (a.pieces, String::new()),
-        Some(s) => (
-            s.pieces(),
-            a.family.iter().map(|s| format!("-{}", digits(s))).collect(),
-        ),
-    };
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-{pieces}{name}.qtb", rules_name(rules))));
+    let (pieces, out) = out_path(a, rules);
     let t0 = build::cpu_seconds();
     let wall = std::time::Instant::now();
-    let mut report = |s: &build::SignatureStats| {
-        println!(
-            "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
-             {} updates, {} sweeps, {} exact rounds, residual {:.1e}, {:.2} CPU s",
-            s.signature.wf,
-            s.signature.wh,
-            s.signature.bf,
-            s.signature.bh,
-            s.positions,
-            s.finished,
-            s.direct,
-            s.iterated,
-            s.cells,
-            s.updates,
-            s.sweeps,
-            s.rounds,
-            s.residual,
-            s.cpu_seconds
-        );
-    };
     let built = if a.family.is_empty() {
-        build::build(rules, a.pieces, a.max_sweeps as usize, &mut report)
+        build::build(rules, a.pieces, a.max_sweeps as usize, &mut print_signature)
     } else {
-        build::build_family(rules, &a.family, a.max_sweeps as usize, &mut report)
+        build::build_family(
+            rules,
+            &a.family,
+            a.max_sweeps as usize,
+            &mut print_signature,
+        )
     }
     .map_err(CliError::Build)?;
     let bytes = format::write(&built.table, &out).map_err(CliError::Write)?;
@@ -221,6 +195,46 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
         out.display()
     );
     Ok(())
+}
+
+/// The table's piece count and the file to write: `--out`, else `VARIANT-N.qtb`, or
+/// `VARIANT-N-WFWHBFBH….qtb` for a family.
+fn out_path(a: &BuildArgs, rules: Rules) -> (u32, PathBuf) {
+    let digits = |s: &Signature| format!("{}{}{}{}", s.wf, s.wh, s.bf, s.bh);
+    let (pieces, name) = match a.family.first() {
+        None => (a.pieces, String::new()),
+        Some(s) => (
+            s.pieces(),
+            a.family.iter().map(|s| format!("-{}", digits(s))).collect(),
+        ),
+    };
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-{pieces}{name}.qtb", rules_name(rules))));
+    (pieces, out)
+}
+
+/// Prints one solved signature's line of the build's report.
+fn print_signature(s: &build::SignatureStats) {
+    println!(
+        "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
+         {} updates, {} sweeps, {} exact rounds, residual {:.1e}, {:.2} CPU s",
+        s.signature.wf,
+        s.signature.wh,
+        s.signature.bf,
+        s.signature.bh,
+        s.positions,
+        s.finished,
+        s.direct,
+        s.iterated,
+        s.cells,
+        s.updates,
+        s.sweeps,
+        s.rounds,
+        s.residual,
+        s.cpu_seconds
+    );
 }
 
 /// The peak resident memory of this process in MiB (Linux `VmHWM`; 0 elsewhere).

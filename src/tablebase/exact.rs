@@ -86,12 +86,13 @@ pub(crate) struct Rounds {
 }
 
 /// The Markov chain of fixed strategies: per iterated position, transitions to iterated
-/// positions (compressed rows) and the expected payoff of the rest.
+/// positions (compressed rows), the expected payoff of the rest and its probability.
 struct Chain {
     start: Vec<usize>,
     to: Vec<u32>,
     p: Vec<f64>,
     rhs: Vec<f64>,
+    exit: Vec<f64>,
 }
 
 /// Solves every iterated position's matrix game at `local`, returning the largest residual
@@ -102,6 +103,7 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
         to: Vec::new(),
         p: Vec::new(),
         rhs: Vec::with_capacity(g.nodes.len()),
+        exit: Vec::with_capacity(g.nodes.len()),
     };
     let mut residual: f64 = 0.0;
     for (k, &(i, _, n, _)) in g.nodes.iter().enumerate() {
@@ -111,7 +113,7 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
         residual = residual.max((sol.value - local[i as usize]).abs());
         ch.start.push(ch.to.len());
         let first = ch.to.len();
-        let mut rhs = 0.0;
+        let (mut rhs, mut exit) = (0.0, 0.0);
         for (a, &pa) in sol.rows.iter().enumerate() {
             if pa <= 0.0 {
                 continue;
@@ -124,12 +126,14 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
                 let c = cells[a * n + b];
                 if c >= 0.0 {
                     rhs += p * c;
+                    exit += p;
                     continue;
                 }
                 let j = (-c - 1.0) as usize;
                 let node = g.node_of[j];
                 if node == u32::MAX {
                     rhs += p * local[j];
+                    exit += p;
                 } else if let Some(q) = ch.to[first..].iter().position(|&t| t == node) {
                     ch.p[first + q] += p;
                 } else {
@@ -139,6 +143,7 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
             }
         }
         ch.rhs.push(rhs);
+        ch.exit.push(exit);
     }
     ch.start.push(ch.to.len());
     (residual, ch)
@@ -261,23 +266,24 @@ fn evaluate(ch: &Chain, current: &[f64], rounds: &mut Rounds) -> Option<(Vec<f64
         }
         let mut a = vec![0.0; size * size];
         let mut b = vec![0.0; size];
+        // The probability of leaving, summed from the moves that leave (1 minus the moves
+        // that stay would add up rounding over a large component and call a closed one open).
         let mut leave = 0.0;
         for (q, &v) in comp.iter().enumerate() {
             let v = v as usize;
             a[q * size + q] = 1.0;
             b[q] = ch.rhs[v];
-            let mut stay = 0.0;
+            leave += ch.exit[v];
             for e in ch.start[v]..ch.start[v + 1] {
                 let w = ch.to[e] as usize;
                 let s = slot[w];
                 if s != u32::MAX && comp[s as usize] as usize == w {
                     a[q * size + s as usize] -= ch.p[e];
-                    stay += ch.p[e];
                 } else {
                     b[q] += ch.p[e] * x[w];
+                    leave += ch.p[e];
                 }
             }
-            leave += (1.0 - stay).max(0.0);
         }
         if leave <= CLOSED {
             // Strategies that never leave: ties (several moves of one value, the solver

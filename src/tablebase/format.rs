@@ -5,15 +5,18 @@
 //! than `MAX_FILE_BYTES` is ever read; every field is checked, so a wrong, corrupt or
 //! truncated file gives an error naming what is wrong, never a panic.
 
-use std::fmt;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
 use super::index::{Footmen, MAX_PIECES, Signature};
 use super::{SCALE, Tablebase};
 use crate::variants::apocalypse::Rules;
+
+mod error;
+
+pub use error::{IoFault, ReadError, WriteError};
 
 /// The first 8 bytes of a table file.
 pub(crate) const MAGIC: &[u8; 8] = b"QUILLTB\0";
@@ -33,171 +36,6 @@ pub(crate) const SIGNATURE_BYTES: usize = 8;
 pub(crate) const CHECKSUM_BYTES: usize = 32;
 /// The largest file read (1 GiB).
 pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
-
-/// Why a table file was refused (reading).
-#[derive(Debug)]
-pub enum ReadError {
-    /// The file cannot be opened.
-    Open(io::Error),
-    /// The file cannot be read.
-    Read(io::Error),
-    /// The file is larger than `MAX_FILE_BYTES` (1 GiB).
-    TooLarge(u64),
-    /// The first bytes are not the magic `QUILLTB\0`.
-    BadMagic,
-    /// Shorter than the header (bytes).
-    ShortHeader(usize),
-    /// Another format version.
-    Version(u16),
-    /// An unknown variant byte.
-    Variant(u8),
-    /// A piece count outside 2 ..= `MAX_PIECES`.
-    Pieces(u32),
-    /// Another value width (bits).
-    ValueBits(u8),
-    /// Unknown flags or reserved bytes not zero.
-    Flags,
-    /// A signature count other than an `pieces`-piece table's.
-    Signatures {
-        /// In the header.
-        got: usize,
-        /// The table's piece count.
-        pieces: u32,
-        /// A table of that many pieces.
-        expected: usize,
-    },
-    /// A stored residual outside 0 … 1.
-    Residual(f64),
-    /// A position count other than an `pieces`-piece table's.
-    Positions {
-        /// In the header.
-        got: u64,
-        /// The table's piece count.
-        pieces: u32,
-        /// A table of that many pieces.
-        expected: u64,
-    },
-    /// A file length other than the header implies.
-    Length {
-        /// The file's.
-        got: usize,
-        /// The header's.
-        expected: usize,
-    },
-    /// The checksum does not match.
-    Checksum,
-    /// A signature entry other than the table order's.
-    Entry {
-        /// Its place in the list.
-        k: usize,
-        /// The entry read.
-        got: Signature,
-        /// Its position count.
-        count: u32,
-        /// The signature expected there.
-        expected: Signature,
-        /// Its position count.
-        positions: u64,
-    },
-    /// A partial table's signature that reaches one the table lacks.
-    NotClosed {
-        /// The signature listed.
-        signature: Signature,
-        /// A signature it reaches that is not listed.
-        missing: Signature,
-    },
-    /// A stored value above 2³¹.
-    Value {
-        /// Its place among the values.
-        index: usize,
-        /// The value read.
-        q: u32,
-    },
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::Open(e) => write!(f, "cannot open: {e}"),
-            ReadError::Read(e) => write!(f, "cannot read: {e}"),
-            ReadError::TooLarge(len) => write!(
-                f,
-                "{len} bytes is more than the largest table read ({MAX_FILE_BYTES})"
-            ),
-            ReadError::BadMagic => write!(f, "not a Quill tablebase (bad magic)"),
-            ReadError::ShortHeader(len) => write!(
-                f,
-                "truncated: {len} bytes, shorter than the {HEADER_BYTES}-byte header"
-            ),
-            ReadError::Version(v) => {
-                write!(f, "format version {v}, this Quill reads version {VERSION}")
-            }
-            ReadError::Variant(v) => write!(f, "unknown variant byte {v}"),
-            ReadError::Pieces(p) => write!(f, "piece count {p} is not 2 to {MAX_PIECES}"),
-            ReadError::ValueBits(b) => write!(f, "{b}-bit values, this Quill reads {VALUE_BITS}"),
-            ReadError::Flags => write!(f, "unknown flags or reserved bytes not zero"),
-            ReadError::Signatures {
-                got,
-                pieces,
-                expected,
-            } => write!(f, "{got} signatures, a {pieces}-piece table has {expected}"),
-            ReadError::Residual(r) => write!(f, "residual {r} is not in 0..1"),
-            ReadError::Positions {
-                got,
-                pieces,
-                expected,
-            } => write!(f, "{got} positions, a {pieces}-piece table has {expected}"),
-            ReadError::Length { got, expected } => write!(
-                f,
-                "{got} bytes, the header says {expected} ({})",
-                if got < expected {
-                    "truncated"
-                } else {
-                    "trailing bytes"
-                }
-            ),
-            ReadError::Checksum => write!(f, "checksum mismatch: the file is corrupt"),
-            ReadError::Entry {
-                k,
-                got,
-                count,
-                expected,
-                positions,
-            } => write!(
-                f,
-                "signature {k} is {got:?} with {count} positions, expected {expected:?} with \
-                 {positions}"
-            ),
-            ReadError::NotClosed { signature, missing } => write!(
-                f,
-                "a partial table with {signature:?} lacks {missing:?}, which it reaches"
-            ),
-            ReadError::Value { index, q } => write!(f, "value {index} is {q}, more than 2^31"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
-
-/// Why a table file could not be written.
-#[derive(Debug)]
-pub enum WriteError {
-    /// The file cannot be created.
-    Create(PathBuf, io::Error),
-    /// The bytes cannot be written.
-    Write(PathBuf, io::Error),
-}
-
-impl fmt::Display for WriteError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WriteError::Create(p, e) => write!(f, "cannot create {}: {e}", p.display()),
-            WriteError::Write(p, e) => write!(f, "cannot write {}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for WriteError {}
 
 /// The variant byte of a rule set.
 fn variant_byte(r: Rules) -> u8 {
@@ -256,15 +94,15 @@ pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, WriteError> {
 /// A message saying what is wrong: unreadable, too large, not a table, another version,
 /// truncated or too long, a bad field, or a checksum that does not match.
 pub fn read(path: &Path) -> Result<Tablebase, ReadError> {
-    let f = std::fs::File::open(path).map_err(ReadError::Open)?;
-    let len = f.metadata().map_err(ReadError::Read)?.len();
+    let f = std::fs::File::open(path).map_err(|e| ReadError::Open(e.into()))?;
+    let len = f.metadata().map_err(|e| ReadError::Read(e.into()))?.len();
     if len > MAX_FILE_BYTES {
         return Err(ReadError::TooLarge(len));
     }
     let mut bytes = Vec::new();
     f.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(ReadError::Read)?;
+        .map_err(|e| ReadError::Read(e.into()))?;
     decode(&bytes)
 }
 
@@ -368,7 +206,7 @@ fn header(b: &[u8]) -> Result<Header, ReadError> {
     }
     let residual = f64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
     if !(0.0..=1.0).contains(&residual) {
-        return Err(ReadError::Residual(residual));
+        return Err(ReadError::Residual(residual.to_bits()));
     }
     let positions = u64_at(b, 32);
     let footmen = Footmen::new(pieces);

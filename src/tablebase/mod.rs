@@ -253,7 +253,8 @@ impl Tables {
         }
         let p = Path::new(path);
         let files = if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| LoadError::Directory(p.into(), e))?;
+            let entries =
+                std::fs::read_dir(p).map_err(|e| LoadError::Directory(p.into(), e.into()))?;
             let mut files: Vec<_> = entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
@@ -281,10 +282,10 @@ impl Tables {
 }
 
 /// Why `Tables::load` refused a path.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadError {
     /// A directory that cannot be listed.
-    Directory(PathBuf, std::io::Error),
+    Directory(PathBuf, format::IoFault),
     /// A directory with more than `MAX_DIRECTORY_FILES` tables.
     TooManyFiles(PathBuf, usize),
     /// A directory without `*.qtb` files.

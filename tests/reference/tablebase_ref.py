@@ -41,13 +41,24 @@ def canonical_fen(pos):
 
 def solve_game(a):
     """Value of the zero-sum game with payoff matrix a (rows maximise), exactly."""
+    return solve_game_exact(a)[0]
+
+
+def solve_game_exact(a):
+    """(value, row strategy, column strategy) of the game a (rows maximise), on fractions: any
+    numbers the entries are (floats are read exactly), Fractions out."""
+    a = [[Fraction(v) for v in row] for row in a]
     m, n = len(a), len(a[0])
-    maximin = max(min(row) for row in a)
-    minimax = min(max(a[i][j] for i in range(m)) for j in range(n))
-    if maximin == minimax:
-        return maximin
+    row_min = [min(r) for r in a]
+    col_max = [max(a[i][j] for i in range(m)) for j in range(n)]
+    best_row = max(range(m), key=lambda i: row_min[i])
+    best_col = min(range(n), key=lambda j: col_max[j])
+    if row_min[best_row] == col_max[best_col]:
+        x = [Fraction(int(i == best_row)) for i in range(m)]
+        y = [Fraction(int(j == best_col)) for j in range(n)]
+        return row_min[best_row], x, y
     # Shift to positive payoffs; column player's LP: max sum y, A y <= 1, y >= 0.
-    low = min(min(row) for row in a)
+    low = min(row_min)
     shift = 1 - low
     # Tableau rows: m constraints [A | I | 1], objective row [-1 ... | 0 | 0].
     width = n + m + 1
@@ -82,7 +93,12 @@ def solve_game(a):
         obj = [x - f * y for x, y in zip(obj, t[r])]
         basis[r] = col
     total = obj[-1]  # the optimum of sum y
-    return 1 / total - shift
+    y = [Fraction(0)] * n
+    for i, b in enumerate(basis):
+        if b < n:
+            y[b] = t[i][-1] / total
+    x = [obj[n + i] / total for i in range(m)]
+    return 1 / total - shift, x, y
 
 
 def expand(pos, rules, key, index, positions):
@@ -174,6 +190,9 @@ UNBOUNDED_SLACK = 1e-9
 # The smallest pivot: entries of a tableau whose payoffs are 1 to 2 that are smaller than this
 # are rounding noise of zeros, and pivoting on them blows the tableau up.
 PIVOT_EPS = 1e-9
+# A float answer whose bracket is wider than this (times the payoff range) is solved again on
+# fractions.
+BRACKET = 1e-12
 
 
 def pivot_row(t, basis, col, m):
@@ -247,7 +266,16 @@ def solve_game_float(a):
             y[b] = max(t[i][-1], 0.0) / total
     x = [max(obj[n + i], 0.0) / total for i in range(m)]
     sx, sy = sum(x), sum(y)
-    return 1.0 / total - shift, [v / sx for v in x], [v / sy for v in y]
+    x, y = [v / sx for v in x], [v / sy for v in y]
+    # Floating point can stop the simplex at a basis that is not optimal when payoffs nearly
+    # tie: check the answer's bracket (what x earns against every column, what y concedes to
+    # every row) and solve such a game again on fractions.
+    earned = min(sum(x[i] * a[i][j] for i in range(m)) for j in range(n))
+    conceded = max(sum(a[i][j] * y[j] for j in range(n)) for i in range(m))
+    if conceded - earned > BRACKET * (max(col_max) - low) + 1e-15:
+        value, x, y = solve_game_exact(a)
+        return float(value), [float(v) for v in x], [float(v) for v in y]
+    return 1.0 / total - shift, x, y
 
 
 def bellman(graph, values):
@@ -334,14 +362,16 @@ def evaluate_chain(graph, terminal, games, current):
         for v in members:
             row[v] = {}
             rhs[v] = 0.0
-            stay = 0.0
             for w, p in trans[v].items():
                 if w in inside:
                     row[v][w] = row[v].get(w, 0.0) + p
-                    stay += p
                 else:
                     rhs[v] += p * values[w]
-            leave += max(1.0 - stay, 0.0)
+                    leave += p
+        # The probability of leaving is summed from the moves that leave, not taken as 1 minus
+        # the moves that stay: over thousands of positions the rounding of 1 - stay adds up to
+        # more than the threshold, and a closed component then went to the elimination, which
+        # met a pivot of zero ("a component left with probability 0 from within").
         if leave <= 1e-13:
             for v in members:
                 values[v] = current[v]
@@ -359,11 +389,16 @@ def evaluate_chain(graph, terminal, games, current):
             loop = r.pop(v, 0.0)
             users[v].discard(v)
             if loop >= 1.0 - 1e-15:
-                raise RuntimeError("a component left with probability 0 from within")
-            scale = 1.0 / (1.0 - loop)
-            for w in r:
-                r[w] *= scale
-            rhs[v] *= scale
+                # Once the variables before it are substituted, v is left with probability
+                # 0 (to rounding): part of the component that play (nearly) never leaves,
+                # which keeps its value, as a closed component does.
+                r.clear()
+                rhs[v] = current[v]
+            else:
+                scale = 1.0 / (1.0 - loop)
+                for w in r:
+                    r[w] *= scale
+                rhs[v] *= scale
             for u in list(users[v]):
                 ru = row[u]
                 f = ru.pop(v)

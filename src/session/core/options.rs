@@ -70,8 +70,8 @@ impl Core {
             }
             // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
             "tablebasepath" => {
-                let tables = crate::tablebase::Tables::load(value)
-                    .map_err(|e| OptionError::Tablebase(e.to_string()))?;
+                let tables =
+                    crate::tablebase::Tables::load(value).map_err(OptionError::Tablebase)?;
                 crate::tablebase::set_active(tables);
                 Ok(())
             }
