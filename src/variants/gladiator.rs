@@ -134,7 +134,9 @@ impl Turn {
 pub(crate) use crate::rules::{End, Refusal};
 
 /// A Gladiator or Brawl position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at what a FEN writes, not at `Position::reversible_plies`.
+#[derive(Clone, Debug)]
 pub struct Position {
     rules: Rules,
     kinds: [u64; 6],
@@ -145,6 +147,36 @@ pub struct Position {
     fullmove: u32,
     /// The Zobrist key ([`Position::zobrist`]), kept up to date by every change.
     key: u64,
+    /// Turns since the last capture of a pawn, at least (`u32::MAX` from a FEN: unknown).
+    reversible: u32,
+}
+
+impl Position {
+    /// What equality and hashing look at.
+    fn written(&self) -> (Rules, &[u64; 6], &[u64; 2], Side, u32, u32) {
+        (
+            self.rules,
+            &self.kinds,
+            &self.sides,
+            self.to_move,
+            self.quiet,
+            self.fullmove,
+        )
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.written() == other.written()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.written().hash(state);
+    }
 }
 
 /// Zobrist keys: `(side * 6 + kind) * 64 + square`, then the side to move, the quiet-turn
@@ -366,6 +398,12 @@ impl Position {
     /// The quiet-turn clock (turns without a pawn move).
     pub(crate) fn quiet(&self) -> u32 {
         self.quiet
+    }
+
+    /// At least the number of turns since the last capture of a pawn: pawns are never made,
+    /// so no position before it can recur (`u32::MAX` when unknown, as after a FEN).
+    pub(crate) fn reversible_plies(&self) -> u32 {
+        self.reversible
     }
 }
 

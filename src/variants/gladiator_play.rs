@@ -214,6 +214,10 @@ impl Searchable for Position {
         self.zobrist()
     }
 
+    fn reversible_plies(&self) -> u32 {
+        Position::reversible_plies(self)
+    }
+
     fn key_after(&self, mv: Turn) -> Option<u64> {
         Position::key_after(self, mv)
     }

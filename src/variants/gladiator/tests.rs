@@ -158,3 +158,47 @@ fn pawns_refuse_bad_turns() {
     assert!(t("a1a2").is_err());
     assert!(t("b2b2").is_err());
 }
+
+/// The bound of the repetition scan, counted over random games: the turns since the last
+/// capture of a pawn (the pawn count falls), unknown before the first one; and no position
+/// further back than it ever recurs.
+#[test]
+fn the_reversible_turns_count_from_the_last_pawn_capture() {
+    let mut rng = crate::rng::Rng::new(0x7265_7673);
+    let (mut captures, mut checked) = (0, 0);
+    for game in 0..40 {
+        let rules = if game % 2 == 0 {
+            Rules::Gladiator
+        } else {
+            Rules::Brawl
+        };
+        let mut pos = Position::start(rules);
+        let mut seen = vec![pos.zobrist()];
+        let mut since: Option<u32> = None;
+        for _ in 0..150 {
+            if pos.end().is_some() {
+                break;
+            }
+            let pawns = |p: &Position| p.kinds[Kind::Pawn as usize].count_ones();
+            let turns = pos.turns();
+            let next = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+            since = if pawns(&next) < pawns(&pos) {
+                captures += 1;
+                Some(0)
+            } else {
+                since.map(|n| n + 1)
+            };
+            pos = next;
+            assert_eq!(pos.reversible_plies(), since.unwrap_or(u32::MAX));
+            let reach = usize::try_from(pos.reversible_plies()).unwrap_or(usize::MAX);
+            let older = seen.len().saturating_sub(reach);
+            assert!(!seen[..older].contains(&pos.zobrist()), "{}", pos.fen());
+            seen.push(pos.zobrist());
+            checked += 1;
+        }
+    }
+    assert!(
+        captures > 50 && checked > 2000,
+        "{captures} captures, {checked} turns"
+    );
+}
