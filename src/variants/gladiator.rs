@@ -224,6 +224,12 @@ impl Position {
         self.kinds[kind as usize] & self.sides[side.index()]
     }
 
+    /// Pieces of both sides of a kind, by its index.
+    #[inline]
+    pub(crate) fn of_kind(&self, kind: usize) -> u64 {
+        self.kinds[kind]
+    }
+
     /// All pieces of a side.
     pub fn side_pieces(&self, side: Side) -> u64 {
         self.sides[side.index()]
@@ -275,15 +281,22 @@ impl Position {
     pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
         let diagonals = bishop_reach(from, occupied);
         let powering = diagonals & self.supporters(s);
-        self.allowed_targets(s, self.borrowed(from, powering, diagonals, occupied))
+        let rook = || rook_reach(from, occupied);
+        self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook))
     }
 
     /// The squares a pawn on `from` reaches with the moves of the supporters `powering`
-    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach: one lookup
-    /// per kind among them, not one per supporter (the kinds overlap: a queen is a rook and a
-    /// bishop).
+    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach and `rook`
+    /// giving its rook reach (asked only when a rook or queen powers it): one lookup per kind
+    /// among them, not one per supporter (the kinds overlap: a queen is a rook and a bishop).
     #[inline]
-    pub(crate) fn borrowed(&self, from: u8, powering: u64, diagonals: u64, occupied: u64) -> u64 {
+    pub(crate) fn borrowed(
+        &self,
+        from: u8,
+        powering: u64,
+        diagonals: u64,
+        rook: impl FnOnce() -> u64,
+    ) -> u64 {
         if powering == 0 {
             return 0;
         }
@@ -296,7 +309,7 @@ impl Position {
             targets |= diagonals;
         }
         if has(Kind::Rook) || has(Kind::Queen) {
-            targets |= rook_reach(from, occupied);
+            targets |= rook();
         }
         if has(Kind::King) {
             targets |= KING_REACH[usize::from(from)];
