@@ -308,6 +308,10 @@ impl<P: Searchable> Searcher<'_, P> {
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
             let child = self.after(pos, mv, ply);
+            if i == 1 {
+                // As in the main search: the other captures' buckets, once the first fails.
+                self.prefetch_siblings(pos, &moves[2..], ply);
+            }
             self.path.push(key);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
             self.path.pop();
