@@ -109,7 +109,7 @@ impl<'a> Gains<'a> {
 
     /// New targets a supporter of `kind` on the landing square `st` gives the pawns.
     #[inline(always)]
-    fn from_square(&mut self, kind: Kind, st: u8) -> u32 {
+    fn landing_on(&mut self, kind: Kind, st: u8) -> u32 {
         let mut powered = self.powered[usize::from(st)];
         let mut gain = 0;
         while powered != 0 {
@@ -213,7 +213,7 @@ fn gladiator_supports(gains: &mut Gains, busy: u64, choices: &mut Choices) {
         for kind in &KINDS[1..] {
             let sf = movers[*kind as usize];
             if sf != NONE {
-                choices.consider(gains.from_square(*kind, st), sf, st);
+                choices.consider(gains.landing_on(*kind, st), sf, st);
             }
         }
     }
@@ -232,7 +232,7 @@ fn brawl_supports(gains: &mut Gains, choices: &mut Choices) {
         while dest != 0 {
             let st = dest.trailing_zeros() as u8;
             dest &= dest - 1;
-            choices.consider(gains.from_square(kind, st), sf, st);
+            choices.consider(gains.landing_on(kind, st), sf, st);
         }
     }
 }
