@@ -11,16 +11,21 @@ fn start_round_trips() {
     assert!(p.end().is_none());
 }
 
+/// The rules of the `game`-th random game of a test: Gladiator and Brawl in turn.
+fn rules_of_game(game: u32) -> Rules {
+    if game.is_multiple_of(2) {
+        Rules::Gladiator
+    } else {
+        Rules::Brawl
+    }
+}
+
 #[test]
 fn the_incremental_key_equals_the_key_from_scratch_over_random_games() {
     let mut rng = crate::rng::Rng::new(0x6b65_7973);
     let (mut placements, mut checked, mut ahead) = (0, 0, 0);
     for game in 0..40 {
-        let rules = if game % 2 == 0 {
-            Rules::Gladiator
-        } else {
-            Rules::Brawl
-        };
+        let rules = rules_of_game(game);
         let mut pos = Position::start(rules);
         for _ in 0..120 {
             if pos.end().is_some() {
@@ -167,12 +172,7 @@ fn the_reversible_turns_count_from_the_last_pawn_capture() {
     let mut rng = crate::rng::Rng::new(0x7265_7673);
     let (mut captures, mut checked) = (0, 0);
     for game in 0..40 {
-        let rules = if game % 2 == 0 {
-            Rules::Gladiator
-        } else {
-            Rules::Brawl
-        };
-        let mut pos = Position::start(rules);
+        let mut pos = Position::start(rules_of_game(game));
         let mut seen = vec![pos.zobrist()];
         let mut since: Option<u32> = None;
         for _ in 0..150 {
