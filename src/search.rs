@@ -80,13 +80,15 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Time budget: the search stops by it (hard limit; the alternating search a little
     /// before, `reserve`, so that the answer reaches the GUI in time) and, unless `exact`,
-    /// starts no new iteration that would most likely not finish in it (past half of it in
-    /// the alternating search, a third in the sealed one).
+    /// starts no new iteration that would most likely not finish in it (the alternating
+    /// search predicts the next iteration's time from the growth of the last two,
+    /// `deepen::next_fits`; the sealed search has its own policy).
     pub time: Option<Duration>,
     /// Node budget.
     pub nodes: Option<u64>,
     /// The time is to be used whole (`go movetime`): iterations go on until it runs out,
-    /// and the answer is the last completed one.
+    /// and the answer is the last completed iteration's, or a better turn the stopped one
+    /// searched to the end.
     pub exact: bool,
     /// What a draw (a repetition included) costs the side to move at the root, in
     /// centipawns, within ±[`MAX_CONTEMPT`] (larger values count as that bound); negative

@@ -1,7 +1,9 @@
 //! Iterative deepening at the root: the root turns, the aspiration window around the last
-//! iteration's score, the answer of a stopped iteration, and the soft time limit.
+//! iteration's score, the answer of a stopped iteration, and the time policy (whether to
+//! start another iteration).
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use super::pick;
 use super::{Found, INFINITY, Limits, MATE_BOUND, MAX_PLY, Searchable, Searcher, TransTable};
@@ -10,6 +12,30 @@ use crate::notation::WireMove;
 /// A turn of an unfinished iteration that proved better than the turns searched before it:
 /// the turn, its score and its line.
 type Partial<M> = (M, i32, Vec<WireMove>);
+
+/// The growth of an iteration's time over the one before's assumed before two have been
+/// timed, and the bounds of a measured one (the first iterations take microseconds, and their
+/// ratio says little).
+const GROWTH: (f64, f64, f64) = (4.0, 2.0, 12.0);
+
+/// The time policy of a search that need not use its whole budget (a clock's share, not
+/// `movetime`): whether the next iteration would likely end by the `deadline`, at `elapsed`,
+/// the last iteration having taken `last` and the one before `before` (the next takes `last`
+/// times their ratio, bounded by [`GROWTH`]). A search that has time left for an iteration
+/// starts it; one that would be stopped halfway keeps its time for later moves.
+pub(super) fn next_fits(
+    elapsed: Duration,
+    last: Duration,
+    before: Option<Duration>,
+    deadline: Duration,
+) -> bool {
+    let (assumed, low, high) = GROWTH;
+    let growth = before
+        .filter(|b| !b.is_zero())
+        .map_or(assumed, |b| last.as_secs_f64() / b.as_secs_f64())
+        .clamp(low, high);
+    elapsed + last.mul_f64(growth) <= deadline
+}
 
 /// Searches by iterative deepening (see [`super::search`]); `reduce` off turns late move
 /// reductions off (only to compare with plain alpha-beta).
@@ -89,6 +115,8 @@ impl<P: Searchable> Searcher<'_, P> {
             .unwrap_or(MAX_PLY as u32)
             .clamp(1, MAX_PLY as u32);
         let mut previous = 0;
+        // When the current iteration started, and how long the one before took.
+        let (mut iteration_start, mut last_took) = (self.started.elapsed(), None);
         for depth in 1..=max_depth {
             let (score, partial) = self.iteration(pos, root, depth, previous);
             let Some(score) = score else {
@@ -120,8 +148,12 @@ impl<P: Searchable> Searcher<'_, P> {
                 return;
             }
             // The soft limit: the next iteration would most likely not finish in time.
-            let limits = self.limits;
-            if !limits.exact && limits.time.is_some_and(|t| self.started.elapsed() * 2 > t) {
+            let elapsed = self.started.elapsed();
+            let took = (elapsed - iteration_start, last_took);
+            (iteration_start, last_took) = (elapsed, Some(took.0));
+            if let Some(deadline) = self.deadline.filter(|_| !self.limits.exact)
+                && !next_fits(elapsed, took.0, took.1, deadline)
+            {
                 return;
             }
         }
@@ -177,5 +209,46 @@ impl<P: Searchable> Searcher<'_, P> {
                 (alpha, beta) = (-INFINITY, INFINITY);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// The policy's decisions, worked out by hand: the next iteration is predicted to take
+    /// the last one's time times the last growth (bounded to 2..12; 4 before two are timed).
+    #[test]
+    fn an_iteration_starts_only_when_it_would_likely_end_in_time() {
+        // Growth 3: 100 + 60·3 = 280 of 1000.
+        assert!(next_fits(ms(100), ms(60), Some(ms(20)), ms(1000)));
+        // Growth 3: 400 + 300·3 = 1300 > 1000 (a rule of "half the time" would start it).
+        assert!(!next_fits(ms(400), ms(300), Some(ms(100)), ms(1000)));
+        // Growth 2: 600 + 50·2 = 700 (a rule of "half the time" would not start it).
+        assert!(next_fits(ms(600), ms(50), Some(ms(25)), ms(1000)));
+        // A growth of 1.2 counts as 2: 800 + 100·2 = 1000, just in time; 801 is not.
+        assert!(next_fits(ms(800), ms(100), Some(ms(83)), ms(1000)));
+        assert!(!next_fits(ms(801), ms(100), Some(ms(83)), ms(1000)));
+        // A growth of 50 counts as 12: 10 + 10·12 = 130.
+        assert!(next_fits(
+            ms(10),
+            ms(10),
+            Some(Duration::from_micros(200)),
+            ms(130)
+        ));
+        assert!(!next_fits(
+            ms(10),
+            ms(10),
+            Some(Duration::from_micros(200)),
+            ms(129)
+        ));
+        // Unknown growth (one iteration timed, or the one before took no time): 4.
+        assert!(next_fits(ms(10), ms(10), None, ms(50)));
+        assert!(!next_fits(ms(10), ms(10), None, ms(49)));
+        assert!(!next_fits(ms(10), ms(10), Some(Duration::ZERO), ms(49)));
     }
 }

@@ -199,9 +199,11 @@ impl<P: Searchable> Searcher<'_, P> {
                 0
             };
             let child = self.after(pos, mv, ply);
-            if i == 1 && depth >= 2 {
+            if i == 1 {
                 // The first turn did not cut off, so the others will most likely be searched
-                // too: their buckets start on their way now, long before their probes.
+                // too: their buckets start on their way now, long before their probes (at
+                // depth 1 too: a quiescence child's evaluation alone does not hide a miss
+                // of a big table).
                 self.prefetch_siblings(pos, &moves[2..], ply);
             }
             self.path.push(at.key);
@@ -306,6 +308,10 @@ impl<P: Searchable> Searcher<'_, P> {
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
             let child = self.after(pos, mv, ply);
+            if i == 1 {
+                // As in the main search: the other captures' buckets, once the first fails.
+                self.prefetch_siblings(pos, &moves[2..], ply);
+            }
             self.path.push(key);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
             self.path.pop();

@@ -134,7 +134,9 @@ impl Turn {
 pub(crate) use crate::rules::{End, Refusal};
 
 /// A Gladiator or Brawl position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at what a FEN writes, not at `Position::reversible_plies`.
+#[derive(Clone, Debug)]
 pub struct Position {
     rules: Rules,
     kinds: [u64; 6],
@@ -145,6 +147,36 @@ pub struct Position {
     fullmove: u32,
     /// The Zobrist key ([`Position::zobrist`]), kept up to date by every change.
     key: u64,
+    /// Turns since the last capture of a pawn, at least (`u32::MAX` from a FEN: unknown).
+    reversible: u32,
+}
+
+impl Position {
+    /// What equality and hashing look at.
+    fn written(&self) -> (Rules, &[u64; 6], &[u64; 2], Side, u32, u32) {
+        (
+            self.rules,
+            &self.kinds,
+            &self.sides,
+            self.to_move,
+            self.quiet,
+            self.fullmove,
+        )
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.written() == other.written()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.written().hash(state);
+    }
 }
 
 /// Zobrist keys: `(side * 6 + kind) * 64 + square`, then the side to move, the quiet-turn
@@ -190,6 +222,12 @@ impl Position {
     #[inline]
     pub(crate) fn pieces(&self, side: Side, kind: Kind) -> u64 {
         self.kinds[kind as usize] & self.sides[side.index()]
+    }
+
+    /// Pieces of both sides of a kind, by its index.
+    #[inline]
+    pub(crate) fn of_kind(&self, kind: usize) -> u64 {
+        self.kinds[kind]
     }
 
     /// All pieces of a side.
@@ -243,15 +281,22 @@ impl Position {
     pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
         let diagonals = bishop_reach(from, occupied);
         let powering = diagonals & self.supporters(s);
-        self.allowed_targets(s, self.borrowed(from, powering, diagonals, occupied))
+        let rook = || rook_reach(from, occupied);
+        self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook))
     }
 
     /// The squares a pawn on `from` reaches with the moves of the supporters `powering`
-    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach: one lookup
-    /// per kind among them, not one per supporter (the kinds overlap: a queen is a rook and a
-    /// bishop).
+    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach and `rook`
+    /// giving its rook reach (asked only when a rook or queen powers it): one lookup per kind
+    /// among them, not one per supporter (the kinds overlap: a queen is a rook and a bishop).
     #[inline]
-    pub(crate) fn borrowed(&self, from: u8, powering: u64, diagonals: u64, occupied: u64) -> u64 {
+    pub(crate) fn borrowed(
+        &self,
+        from: u8,
+        powering: u64,
+        diagonals: u64,
+        rook: impl FnOnce() -> u64,
+    ) -> u64 {
         if powering == 0 {
             return 0;
         }
@@ -264,7 +309,7 @@ impl Position {
             targets |= diagonals;
         }
         if has(Kind::Rook) || has(Kind::Queen) {
-            targets |= rook_reach(from, occupied);
+            targets |= rook();
         }
         if has(Kind::King) {
             targets |= KING_REACH[usize::from(from)];
@@ -366,6 +411,12 @@ impl Position {
     /// The quiet-turn clock (turns without a pawn move).
     pub(crate) fn quiet(&self) -> u32 {
         self.quiet
+    }
+
+    /// At least the number of turns since the last capture of a pawn: pawns are never made,
+    /// so no position before it can recur (`u32::MAX` when unknown, as after a FEN).
+    pub(crate) fn reversible_plies(&self) -> u32 {
+        self.reversible
     }
 }
 

@@ -214,6 +214,10 @@ impl Searchable for Position {
         self.zobrist()
     }
 
+    fn reversible_plies(&self) -> u32 {
+        Position::reversible_plies(self)
+    }
+
     fn key_after(&self, mv: Turn) -> Option<u64> {
         Position::key_after(self, mv)
     }
@@ -257,6 +261,18 @@ impl Searchable for Position {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// The order in which a pawn's powering supporters count: by power, ties by kind.
+    #[test]
+    fn the_strongest_powering_kind_counts_first() {
+        // Knight 11, bishop 8, rook 13, queen 15, king 5.
+        assert_eq!(eval::power_order(&WEIGHTS), [4, 3, 1, 2, 5]);
+        let tied = EvalWeights {
+            power: [0, 7, 9, 7, 9, 1],
+            ..WEIGHTS
+        };
+        assert_eq!(eval::power_order(&tied), [2, 4, 1, 3, 5]);
+    }
 
     /// The evaluation is linear in its weights: the terms `quill tune` fits give it back
     /// exactly, on positions of random games of both rule sets.

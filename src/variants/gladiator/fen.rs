@@ -18,6 +18,7 @@ impl Position {
             quiet: 0,
             fullmove: 1,
             key: 0,
+            reversible: u32::MAX,
         };
         crate::board::read_board(&GEOMETRY, fields[0], |square, c| {
             let Some(k) = LETTERS.iter().position(|&l| l == c.to_ascii_lowercase()) else {

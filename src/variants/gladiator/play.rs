@@ -57,7 +57,13 @@ impl Position {
         self.key ^= piece_key(o, kind as usize, sq);
     }
 
-    fn finish(mut self, moved_pawn: bool) -> Position {
+    /// Ends a turn that moved a pawn or not, and captured one or not.
+    fn finish(mut self, moved_pawn: bool, captured_pawn: bool) -> Position {
+        self.reversible = if captured_pawn {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
         let quiet = if moved_pawn { 0 } else { self.quiet + 1 };
         self.key ^= quiet_key(self.quiet) ^ quiet_key(quiet) ^ KEYS[SIDE_KEY];
         self.quiet = quiet;
@@ -101,6 +107,8 @@ impl Position {
     /// Plays a legal turn.
     pub fn play(&self, turn: Turn) -> Position {
         let mut next = self.clone();
+        let them = self.to_move.opponent();
+        let captured = turn.moves_pawn() && self.pieces(them, Kind::Pawn) & bit(turn.pawn.1) != 0;
         if turn.pawn.0 != NONE {
             let (after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
             next = after;
@@ -111,6 +119,6 @@ impl Position {
         if turn.support.0 != NONE {
             next.move_piece(turn.support.0, turn.support.1);
         }
-        next.finish(turn.pawn.0 != NONE)
+        next.finish(turn.pawn.0 != NONE, captured)
     }
 }

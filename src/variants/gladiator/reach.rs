@@ -1,4 +1,5 @@
-//! Where Gladiator's pieces reach on the 8x8 board: leap tables and branchless rays.
+//! Where Gladiator's pieces reach on the 8x8 board: leap tables, and sliders by line
+//! arithmetic (a byte swap per diagonal or file) and a rank table.
 
 use super::Kind;
 
@@ -32,7 +33,8 @@ const fn leaps(steps: &[(i8, i8); 8]) -> [u64; 64] {
     out
 }
 
-/// The squares from each square to the edge in each of the eight [`KING_STEPS`] directions.
+/// The squares from each square to the edge in each of the eight [`KING_STEPS`] directions
+/// (to build [`LINES`]).
 const fn rays() -> [[u64; 64]; 8] {
     let mut out = [[0u64; 64]; 8];
     let mut d = 0;
@@ -57,34 +59,91 @@ const fn rays() -> [[u64; 64]; 8] {
 
 pub(super) const KNIGHT_REACH: [u64; 64] = leaps(&KNIGHT_STEPS);
 pub(super) const KING_REACH: [u64; 64] = leaps(&KING_STEPS);
-const RAYS: [[u64; 64]; 8] = rays();
 
-/// The squares a slider reaches along direction `d` (first occupied square included),
-/// without a branch: the nearest blocker is found among the blockers and a sentinel square
-/// from which the ray is empty (h8 for the directions toward higher squares, 0 to 3 of
-/// [`KING_STEPS`], a1 for the others).
+/// The lines through each square, the square left out: its diagonal (a1-h8 way), its
+/// anti-diagonal (a8-h1 way) and its file. Each meets every rank at most once.
+const LINES: [[u64; 64]; 3] = {
+    let rays = rays();
+    let mut out = [[0u64; 64]; 3];
+    let mut sq = 0;
+    while sq < 64 {
+        out[0][sq] = rays[1][sq] | rays[5][sq];
+        out[1][sq] = rays[3][sq] | rays[7][sq];
+        out[2][sq] = rays[2][sq] | rays[6][sq];
+        sq += 1;
+    }
+    out
+};
+
+/// What a slider on a rank reaches along it, by its file and the occupancy of the rank's six
+/// inner squares (the end squares never block anything beyond them): a bit per file.
+const RANK_REACH: [[u8; 64]; 8] = {
+    let mut out = [[0u8; 64]; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut inner = 0;
+        while inner < 64 {
+            let occupied = (inner << 1) as u8;
+            let mut reach = 0u8;
+            let mut f = file + 1;
+            while f < 8 {
+                reach |= 1 << f;
+                if occupied >> f & 1 == 1 {
+                    break;
+                }
+                f += 1;
+            }
+            let mut f = file;
+            while f > 0 {
+                f -= 1;
+                reach |= 1 << f;
+                if occupied >> f & 1 == 1 {
+                    break;
+                }
+            }
+            out[file][inner] = reach;
+            inner += 1;
+        }
+        file += 1;
+    }
+    out
+};
+
+/// The squares a slider on `sq` reaches along a line of [`LINES`] (the first occupied square
+/// each way included), without a branch or a loop: the nearest blocker above is found by
+/// subtracting the slider's bit from the line's blockers, and the one below the same way on
+/// the board mirrored rank for rank (a byte swap; the line meets each rank once).
 #[inline(always)]
-fn ray(d: usize, sq: u8, occupied: u64) -> u64 {
-    let ray = RAYS[d][usize::from(sq)];
-    let blockers = ray & occupied;
-    let first = if d < 4 {
-        (blockers | 1 << 63).trailing_zeros()
-    } else {
-        63 - (blockers | 1).leading_zeros()
-    };
-    ray ^ RAYS[d][first as usize]
+fn line(l: usize, sq: u8, occupied: u64) -> u64 {
+    let mask = LINES[l][usize::from(sq)];
+    let slider = 1u64 << sq;
+    let blockers = occupied & mask;
+    let up = blockers.wrapping_sub(slider.wrapping_mul(2));
+    let down = blockers
+        .swap_bytes()
+        .wrapping_sub(slider.swap_bytes().wrapping_mul(2))
+        .swap_bytes();
+    (up ^ down) & mask
+}
+
+/// The squares a slider on `sq` reaches along its rank.
+#[inline(always)]
+fn rank(sq: u8, occupied: u64) -> u64 {
+    let shift = sq & !7;
+    let inner = (occupied >> (shift + 1)) & 63;
+    u64::from(RANK_REACH[usize::from(sq & 7)][inner as usize]) << shift
 }
 
 /// The squares a bishop on `sq` reaches (see [`reach`]).
 #[inline]
 pub(super) fn bishop_reach(sq: u8, occupied: u64) -> u64 {
-    ray(1, sq, occupied) | ray(3, sq, occupied) | ray(5, sq, occupied) | ray(7, sq, occupied)
+    line(0, sq, occupied) | line(1, sq, occupied)
 }
 
 /// The squares a rook on `sq` reaches (see [`reach`]).
 #[inline]
 pub(super) fn rook_reach(sq: u8, occupied: u64) -> u64 {
-    ray(0, sq, occupied) | ray(2, sq, occupied) | ray(4, sq, occupied) | ray(6, sq, occupied)
+    line(2, sq, occupied) | rank(sq, occupied)
 }
 
 /// Squares a piece of `kind` on `sq` reaches, as in FIDE chess with no captures implied:

@@ -11,16 +11,21 @@ fn start_round_trips() {
     assert!(p.end().is_none());
 }
 
+/// The rules of the `game`-th random game of a test: Gladiator and Brawl in turn.
+fn rules_of_game(game: u32) -> Rules {
+    if game.is_multiple_of(2) {
+        Rules::Gladiator
+    } else {
+        Rules::Brawl
+    }
+}
+
 #[test]
 fn the_incremental_key_equals_the_key_from_scratch_over_random_games() {
     let mut rng = crate::rng::Rng::new(0x6b65_7973);
     let (mut placements, mut checked, mut ahead) = (0, 0, 0);
     for game in 0..40 {
-        let rules = if game % 2 == 0 {
-            Rules::Gladiator
-        } else {
-            Rules::Brawl
-        };
+        let rules = rules_of_game(game);
         let mut pos = Position::start(rules);
         for _ in 0..120 {
             if pos.end().is_some() {
@@ -157,4 +162,43 @@ fn pawns_refuse_bad_turns() {
     let t = |s: &str| p.parse_turn(&parse_move(s).unwrap());
     assert!(t("a1a2").is_err());
     assert!(t("b2b2").is_err());
+}
+
+/// The bound of the repetition scan, counted over random games: the turns since the last
+/// capture of a pawn (the pawn count falls), unknown before the first one; and no position
+/// further back than it ever recurs.
+#[test]
+fn the_reversible_turns_count_from_the_last_pawn_capture() {
+    let mut rng = crate::rng::Rng::new(0x7265_7673);
+    let (mut captures, mut checked) = (0, 0);
+    for game in 0..40 {
+        let mut pos = Position::start(rules_of_game(game));
+        let mut seen = vec![pos.zobrist()];
+        let mut since: Option<u32> = None;
+        for _ in 0..150 {
+            if pos.end().is_some() {
+                break;
+            }
+            let pawns = |p: &Position| p.kinds[Kind::Pawn as usize].count_ones();
+            let turns = pos.turns();
+            let next = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+            since = if pawns(&next) < pawns(&pos) {
+                captures += 1;
+                Some(0)
+            } else {
+                since.map(|n| n + 1)
+            };
+            pos = next;
+            assert_eq!(pos.reversible_plies(), since.unwrap_or(u32::MAX));
+            let reach = usize::try_from(pos.reversible_plies()).unwrap_or(usize::MAX);
+            let older = seen.len().saturating_sub(reach);
+            assert!(!seen[..older].contains(&pos.zobrist()), "{}", pos.fen());
+            seen.push(pos.zobrist());
+            checked += 1;
+        }
+    }
+    assert!(
+        captures > 50 && checked > 2000,
+        "{captures} captures, {checked} turns"
+    );
 }

@@ -128,7 +128,7 @@ impl Position {
     #[inline(always)]
     pub(super) fn activity(&self, side: Side) -> i32 {
         let mut score = 0;
-        self.activity_terms(side, &WEIGHTS, |best, targets, attacks| {
+        self.activity_terms(side, &POWER_ORDER, |best, targets, attacks| {
             score += best.map_or(WEIGHTS.unpowered, |k| WEIGHTS.power[k])
                 + WEIGHTS.target * targets
                 + WEIGHTS.attack * attacks;
@@ -137,14 +137,14 @@ impl Position {
     }
 
     /// Calls `each(best, targets, attacks)` for every pawn of `side`: the kind (as an index)
-    /// of its powering supporter of the highest weight under `w` (the first such kind on a
-    /// tie; `None` when no supporter powers it), its target squares and the enemy pawns among
-    /// them.
+    /// of its powering supporter that comes first in `order` (the supporter kinds by
+    /// [`power_order`]; `None` when no supporter powers it), its target squares and the enemy
+    /// pawns among them.
     #[inline(always)]
     pub(super) fn activity_terms(
         &self,
         side: Side,
-        w: &EvalWeights,
+        order: &[usize; 5],
         mut each: impl FnMut(Option<usize>, i32, i32),
     ) {
         let s = side.index();
@@ -157,18 +157,17 @@ impl Position {
             pawns &= pawns - 1;
             let diagonals = reach(Kind::Bishop, from, occupied);
             let powering = diagonals & supporters;
-            // The first kind of the highest weight among the powering supporters.
-            let mut best = None::<usize>;
-            for kind in &KINDS[1..] {
-                let k = *kind as usize;
-                if powering & self.pieces(side, *kind) != 0
-                    && best.is_none_or(|b| w.power[k] > w.power[b])
-                {
-                    best = Some(k);
-                }
+            if powering == 0 {
+                each(None, 0, 0);
+                continue;
             }
-            let targets =
-                self.allowed_targets(s, self.borrowed(from, powering, diagonals, occupied));
+            // Powering supporters are the side's own, so the kind alone tells them apart.
+            let best = order
+                .iter()
+                .copied()
+                .find(|&k| powering & self.of_kind(k) != 0);
+            let rook = || reach(Kind::Rook, from, occupied);
+            let targets = self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook));
             each(
                 best,
                 targets.count_ones() as i32,
@@ -184,8 +183,9 @@ impl Position {
     pub fn eval_terms(&self, w: &EvalWeights) -> [i32; EVAL_TERMS] {
         let me = self.side_to_move();
         let mut terms = [0; EVAL_TERMS];
+        let order = power_order(w);
         for (side, sign) in [(me, 1), (me.opponent(), -1)] {
-            self.activity_terms(side, w, |best, targets, attacks| {
+            self.activity_terms(side, &order, |best, targets, attacks| {
                 match best {
                     Some(k) => terms[k - 1] += sign,
                     None => terms[5] += sign,
@@ -208,6 +208,28 @@ impl Position {
         pawns(me) - pawns(me.opponent())
     }
 }
+
+/// The supporter kinds (as indices) in the order in which one powering a pawn counts for it
+/// under `w`: the highest power first, the lower index first among equal powers.
+pub(super) const fn power_order(w: &EvalWeights) -> [usize; 5] {
+    let mut order = [1, 2, 3, 4, 5];
+    // Insertion sort (a const fn cannot call `sort`), stable on ties.
+    let mut i = 1;
+    while i < 5 {
+        let mut j = i;
+        while j > 0 && w.power[order[j]] > w.power[order[j - 1]] {
+            let t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    order
+}
+
+/// [`power_order`] of [`WEIGHTS`].
+const POWER_ORDER: [usize; 5] = power_order(&WEIGHTS);
 
 /// Material: every pawn is worth 100, and the last ones more (losing them all loses).
 pub(super) fn material(pawns: u32) -> i32 {
