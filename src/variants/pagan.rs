@@ -13,6 +13,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use self::attacks::Occupancy;
 pub(crate) use self::tables::{NO, PAGAN_STEP, STEP, bit, is_dead};
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Leg, WireMove};

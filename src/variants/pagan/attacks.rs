@@ -230,14 +230,17 @@ impl Position {
     }
 
     /// Whether `side` can still win: two units toward a mate (`Position::mating_force`),
-    /// and the enemy king already dead or a piece that can capture it on the game board (a
-    /// live piece but the king, which never captures a king, or a Pagan, which comes back
-    /// from the dead board).
+    /// and the enemy king already dead or two pieces that can capture it on the game board
+    /// (live pieces but the king, which never captures a king, and Pagans, which come back
+    /// from the dead board). One is not enough against a king that takes care: a lone Pagan
+    /// captures only by withdrawing from next to the king, where the king takes it first; a
+    /// lone Alchemist keeps to squares of one colour, which the king leaves; a lone Wazir or
+    /// pawn the king steps away from. With two, one guards the other.
     pub(crate) fn can_win(&self, side: Side) -> bool {
         let own = self.side_bits(side);
         let capturers =
             own & !DEAD_SQUARES & !self.pieces(side, Kind::King) | self.pieces(side, Kind::Pagan);
         self.mating_force(side) >= 2
-            && (self.dead_king(side.opponent()).is_some() || capturers != 0)
+            && (self.dead_king(side.opponent()).is_some() || capturers.count_ones() >= 2)
     }
 }

@@ -12,16 +12,8 @@ impl Position {
     /// Appends the pseudo-legal moves of the piece on `from` (royalty not yet checked).
     pub(super) fn piece_moves(&self, from: u8, out: &mut Vec<Move>) {
         let Some(piece) = self.at(from) else { return };
-        let me = piece.side;
-        // A landing square: empty, or an enemy that may be taken by landing there.
-        let can_land = |to: u8| match self.at(to) {
-            None => true,
-            Some(v) => {
-                v.side != me && !(v.kind == Kind::King && (piece.kind == Kind::King || is_dead(to)))
-            }
-        };
         let mut push = |to: u8| {
-            if piece.kind == Kind::Pawn && promotion_square(me, to) && !is_dead(from) {
+            if piece.kind == Kind::Pawn && promotion_square(piece.side, to) && !is_dead(from) {
                 for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan] {
                     out.push(Move {
                         from,
@@ -38,69 +30,100 @@ impl Position {
             }
         };
         match piece.kind {
-            Kind::King => {
-                for &to in &STEP[usize::from(from)] {
-                    if to != NO && can_land(to) {
-                        push(to);
-                    }
-                }
+            Kind::King => self.king_targets(piece, from, &mut push),
+            Kind::Wazir => self.wazir_targets(piece, from, &mut push),
+            Kind::Alchemist => self.alchemist_targets(piece, from, &mut push),
+            Kind::Pagan => self.pagan_targets(from, &mut push),
+            Kind::Pawn => self.pawn_targets(piece, from, &mut push),
+        }
+    }
+
+    /// Whether `piece` may land on `to`: an empty square, or an enemy that may be taken by
+    /// landing there (never a king by a king, never a king on the dead board).
+    fn can_land(&self, piece: Piece, to: u8) -> bool {
+        match self.at(to) {
+            None => true,
+            Some(v) => {
+                v.side != piece.side
+                    && !(v.kind == Kind::King && (piece.kind == Kind::King || is_dead(to)))
             }
-            Kind::Wazir => {
-                for d in ORTHOGONAL {
-                    let one = STEP[usize::from(from)][d];
-                    if one == NO {
-                        continue;
-                    }
-                    if can_land(one) {
-                        push(one);
-                    }
-                    let two = STEP[usize::from(one)][d];
-                    if self.empty(one) && two != NO && can_land(two) {
-                        push(two);
-                    }
-                }
+        }
+    }
+
+    /// The squares a king on `from` may move to: one step, in any of the 8 directions.
+    fn king_targets(&self, piece: Piece, from: u8, push: &mut impl FnMut(u8)) {
+        for &to in &STEP[usize::from(from)] {
+            if to != NO && self.can_land(piece, to) {
+                push(to);
             }
-            Kind::Alchemist => {
-                for d in DIAGONAL {
-                    let one = STEP[usize::from(from)][d];
-                    if one != NO && can_land(one) {
-                        push(one);
-                    }
-                    // The leap passes over anything, holes included.
-                    let (f, r) = (
-                        (from % 7) as i8 + 2 * DIRS[d].0,
-                        (from / 7) as i8 + 1 + 2 * DIRS[d].1,
-                    );
-                    if exists(f, r) && can_land(index(f, r)) {
-                        push(index(f, r));
-                    }
-                }
+        }
+    }
+
+    /// The squares a Wazir on `from` may move to: 1 or 2 orthogonally, the middle one empty.
+    fn wazir_targets(&self, piece: Piece, from: u8, push: &mut impl FnMut(u8)) {
+        for d in ORTHOGONAL {
+            let one = STEP[usize::from(from)][d];
+            if one == NO {
+                continue;
             }
-            Kind::Pagan => {
-                // It never captures by landing: only empty squares.
-                for (d, &one) in PAGAN_STEP[usize::from(from)].iter().enumerate() {
-                    if one == NO || !self.empty(one) {
-                        continue;
-                    }
-                    push(one);
-                    let two = PAGAN_STEP[usize::from(one)][d];
-                    if two != NO && self.empty(two) {
-                        push(two);
-                    }
-                }
+            if self.can_land(piece, one) {
+                push(one);
             }
-            Kind::Pawn => {
-                let forward = if me == Side::White { 4 } else { 3 };
-                let to = STEP[usize::from(from)][forward];
-                if to != NO && self.empty(to) {
-                    push(to);
-                }
-                for d in [1, 6] {
-                    let to = STEP[usize::from(from)][d];
-                    if to != NO && self.at(to).is_some_and(|v| v.side != me) && can_land(to) {
-                        push(to);
-                    }
-                }
+            let two = STEP[usize::from(one)][d];
+            if self.empty(one) && two != NO && self.can_land(piece, two) {
+                push(two);
+            }
+        }
+    }
+
+    /// The squares an Alchemist on `from` may move to: a diagonal step or a 2-square leap.
+    fn alchemist_targets(&self, piece: Piece, from: u8, push: &mut impl FnMut(u8)) {
+        for d in DIAGONAL {
+            let one = STEP[usize::from(from)][d];
+            if one != NO && self.can_land(piece, one) {
+                push(one);
+            }
+            // The leap passes over anything, holes included.
+            let (f, r) = (
+                (from % 7) as i8 + 2 * DIRS[d].0,
+                (from / 7) as i8 + 1 + 2 * DIRS[d].1,
+            );
+            if exists(f, r) && self.can_land(piece, index(f, r)) {
+                push(index(f, r));
+            }
+        }
+    }
+
+    /// The squares a Pagan on `from` may move to: 1 or 2 in any direction, across the bridge,
+    /// empty ones only (it never captures by landing).
+    fn pagan_targets(&self, from: u8, push: &mut impl FnMut(u8)) {
+        for (d, &one) in PAGAN_STEP[usize::from(from)].iter().enumerate() {
+            if one == NO || !self.empty(one) {
+                continue;
+            }
+            push(one);
+            let two = PAGAN_STEP[usize::from(one)][d];
+            if two != NO && self.empty(two) {
+                push(two);
+            }
+        }
+    }
+
+    /// The squares a pawn on `from` may move to: one step forward onto an empty square, or
+    /// sideways onto an enemy.
+    fn pawn_targets(&self, piece: Piece, from: u8, push: &mut impl FnMut(u8)) {
+        let forward = if piece.side == Side::White { 4 } else { 3 };
+        let to = STEP[usize::from(from)][forward];
+        if to != NO && self.empty(to) {
+            push(to);
+        }
+        for d in [1, 6] {
+            let to = STEP[usize::from(from)][d];
+            if to != NO
+                && self.at(to).is_some_and(|v| v.side != piece.side)
+                && self.can_land(piece, to)
+            {
+                push(to);
             }
         }
     }

@@ -133,3 +133,21 @@ fn reversible_plies_count_from_the_last_irreversible_move() {
 fn start_round_trips() {
     assert_eq!(Position::start().fen(), START_FEN);
 }
+
+#[test]
+fn a_live_king_needs_two_capturers() {
+    // Black has only a live king on a11. White: K g7, G d9, a dead W f2: two units toward a
+    // mate, but only the Pagan can capture the king, and a lone Pagan never does (it captures
+    // by withdrawing from next to the king, which takes it first).
+    let one = Position::from_fen("k6/7/3G3/7/6K/*******/*******/*5*/*5*/*4W*/*5* w - - 0 1");
+    let one = one.unwrap();
+    assert!(!one.can_win(Side::White));
+    assert!(!one.can_win(Side::Black), "a bare king never wins");
+    // A second Pagan guards the first: the king can be captured, then mated.
+    let two = Position::from_fen("k6/7/3G3/3G3/6K/*******/*******/*5*/*5*/*4W*/*5* w - - 0 1");
+    assert!(two.unwrap().can_win(Side::White));
+    // The same lone Pagan against a dead king needs no capture: it and the dead Wazir can
+    // mate.
+    let dead = Position::from_fen("7/7/3G3/7/6K/*******/*******/*k4*/*5*/*4W*/*5* w - - 0 1");
+    assert!(dead.unwrap().can_win(Side::White));
+}

@@ -1,0 +1,313 @@
+//! The Pagan evaluation: material (live, dead, and a dead Pagan that may come back), mobility,
+//! pressure on a live enemy king, the hunt of a dead one toward the bridge (guided by the exact
+//! two-Pagan table), the exposure of one's own live king, and which endings can be won.
+
+use crate::variant::Side;
+use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
+
+/// What moving next is worth.
+const TEMPO: i32 = 10;
+/// What each square of room taken from a live enemy king is worth, when its capture could
+/// lead to a mate.
+const NET: i32 = 10;
+/// How much an edge shrinks when the side ahead has no mating force (see `evaluate`).
+const DRAWISH: i32 = 8;
+/// What each ply nearer a mate by two Pagans (`pagan::hunt`) is worth.
+const MATE_PATH: i32 = 20;
+/// What each frame rank nearer the bridge (up to rank 4) of a hunted dead king is worth.
+const BRIDGE_RANK: i32 = 30;
+/// What each file nearer the dead board's side files (b and f) of a hunted dead king is worth.
+const SIDE_FILE: i32 = 15;
+
+pub(super) fn value(kind: Kind) -> i32 {
+    match kind {
+        Kind::King => 0,
+        Kind::Wazir => 300,
+        Kind::Alchemist => 300,
+        Kind::Pagan => 550,
+        Kind::Pawn => 100,
+    }
+}
+
+/// The worth of a piece of material on `sq`: a live pawn by how far it has stepped; a Pagan
+/// nearly as much on the dead board as here (it walks back, and only there can it be taken for
+/// good), as much once the enemy king is dead and has to be mated there; any other dead piece
+/// plays on the dead board only.
+fn worth(piece: Piece, sq: u8, hunting: bool) -> i32 {
+    let v = value(piece.kind);
+    match (piece.kind, is_dead(sq)) {
+        (Kind::King, _) => 0,
+        (Kind::Pagan, true) if hunting => v,
+        (Kind::Pagan, true) => v - 50,
+        (Kind::Pawn, false) => {
+            let file = usize::from(sq % 7);
+            v + match piece.side {
+                Side::White => PAWN_ADVANCE[6 - file],
+                Side::Black => PAWN_ADVANCE[file],
+            }
+        }
+        (_, false) => v,
+        (_, true) => v * 2 / 5,
+    }
+}
+
+/// What taking a piece on `sq` is worth: a live piece goes to the dead board (it keeps some
+/// use there; a king is exposed to mate), a dead one leaves the game.
+pub(super) fn victim_value(piece: Piece, sq: u8) -> i32 {
+    match (piece.kind, is_dead(sq)) {
+        (Kind::King, _) => 400,
+        (kind, false) => value(kind) * 3 / 5,
+        (kind, true) => value(kind) * 2 / 5,
+    }
+}
+
+/// Chebyshev distance between two frame squares (files and frame ranks).
+fn distance(a: u8, b: u8) -> i32 {
+    let (fa, ra) = (i32::from(a % 7), i32::from(a / 7));
+    let (fb, rb) = (i32::from(b % 7), i32::from(b / 7));
+    (fa - fb).abs().max((ra - rb).abs())
+}
+
+/// Chebyshev distance for a Pagan, for which the bridge has zero width.
+fn pagan_distance(a: u8, b: u8) -> i32 {
+    let rank = |sq: u8| {
+        let r = i32::from(sq / 7);
+        if r >= 6 { r - 2 } else { r }
+    };
+    let (fa, fb) = (i32::from(a % 7), i32::from(b % 7));
+    (fa - fb).abs().max((rank(a) - rank(b)).abs())
+}
+
+/// The bonus of a live pawn by how far it has stepped toward promotion.
+const PAWN_ADVANCE: [i32; 7] = [0, 0, 8, 18, 32, 55, 55];
+
+/// Every piece of a position by side, kings apart: what the evaluation walks over.
+struct Census {
+    /// Each side's king, if it has one.
+    kings: [Option<u8>; 2],
+    /// Every piece but the kings, by side: (square, piece).
+    pieces: [[(u8, Option<Piece>); 20]; 2],
+    counts: [usize; 2],
+}
+
+impl Census {
+    /// The pieces of the side with index `s`, its king apart.
+    fn own(&self, s: usize) -> &[(u8, Option<Piece>)] {
+        &self.pieces[s][..self.counts[s]]
+    }
+}
+
+/// The squares on which each side's pieces are attacked, each made when first needed.
+struct Attacks<'a> {
+    pos: &'a Position,
+    maps: [Option<u128>; 2],
+}
+
+impl Attacks<'_> {
+    /// The squares on which `victim`'s pieces are attacked (`Position::attacks`).
+    fn on(&mut self, victim: Side) -> u128 {
+        let pos = self.pos;
+        *self.maps[victim.index()].get_or_insert_with(|| pos.attacks(victim))
+    }
+}
+
+impl Position {
+    /// The static score for the side to move (`Searchable::evaluate`).
+    pub(super) fn score(&self) -> i32 {
+        let me = self.side_to_move();
+        let census = self.census();
+        // Which endings can be won (as an arbiter reads protocol-docs/rules.md §3): only a
+        // mate on the dead board wins, and a side's live pieces other than its Pagans never
+        // act there, nor does its king until the enemy chooses to capture it. A mate needs
+        // two of the mating side's units there: a lone Pagan checks only from next to the
+        // king, where the king takes it, or from across the bridge, which reaches the king's
+        // rank next to the bridge but never its flights one rank further (K b4: G c7 covers
+        // b4 c4 d4, not b3 c3). So K+G against K is a draw, and so is K+G against K+G: the
+        // king hunted by the Pagan cannot be mated, and the hunter's own king dies only if
+        // the other Pagan takes it. K+P against K is a draw too (the pawn becomes one
+        // Pagan). Two units win: K+G+G against K (G c7 checks b4, a dead G c2 covers b3 and
+        // c3), or a Pagan and one's own dead king (dead K b2, G c7 against k b4). A side
+        // with fewer than two (`Position::mating_force`), or without two pieces that can
+        // capture a live enemy king, is scored as unable to win (`Position::can_win`).
+        let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
+        let mut attacks = Attacks {
+            pos: self,
+            maps: [None; 2],
+        };
+        let occ = self.occupancy();
+        let mut totals = [0i32; 2];
+        for side in [Side::White, Side::Black] {
+            totals[side.index()] +=
+                self.side_terms(side, &census, winnable[side.index()], &occ, &mut attacks);
+        }
+        for side in [Side::White, Side::Black] {
+            totals[side.index()] -= self.king_exposure(side, &census, &mut attacks);
+        }
+        let score = totals[me.index()] - totals[me.opponent().index()] + TEMPO;
+        // An edge that cannot become a mate is worth little: the side ahead keeps the force
+        // it needs rather than trade it away, and the side behind trades toward a dead draw.
+        let ahead = if score > 0 { me } else { me.opponent() };
+        if winnable[ahead.index()] {
+            score
+        } else {
+            score / DRAWISH
+        }
+    }
+
+    /// Each side's king and other pieces.
+    fn census(&self) -> Census {
+        let mut census = Census {
+            kings: [None; 2],
+            pieces: [[(0u8, None::<Piece>); 20]; 2],
+            counts: [0; 2],
+        };
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
+            let king = self.pieces(side, Kind::King);
+            census.kings[s] = (king != 0).then(|| king.trailing_zeros() as u8);
+            for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan, Kind::Pawn] {
+                let mut b = self.pieces(side, kind);
+                while b != 0 && census.counts[s] < 20 {
+                    let sq = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    census.pieces[s][census.counts[s]] = (sq, Some(Piece { kind, side }));
+                    census.counts[s] += 1;
+                }
+            }
+        }
+        census
+    }
+
+    /// What `side`'s pieces are worth (material and mobility) and what they do against the
+    /// enemy king: the hunt when it is dead, the pressure and the net when it is alive.
+    fn side_terms(
+        &self,
+        side: Side,
+        census: &Census,
+        winnable: bool,
+        occ: &Occupancy,
+        attacks: &mut Attacks,
+    ) -> i32 {
+        let (s, o) = (side.index(), 1 - side.index());
+        let own = census.own(s);
+        let mut total = 0;
+        // Once the enemy king is dead, the game is the mate on the dead board: Pagans are as
+        // good there as here, and the moves of the live pieces matter little.
+        let hunting = census.kings[o].filter(|&k| is_dead(k));
+        let mobility_weight = if hunting.is_some() { 1 } else { 4 };
+        for &(sq, p) in own {
+            let Some(p) = p else { continue };
+            total += worth(p, sq, hunting.is_some())
+                + mobility_weight * Position::piece_mobility(sq, p, occ);
+        }
+        match (hunting, census.kings[o]) {
+            (Some(target), _) => {
+                let map = attacks.on(side.opponent());
+                let to_move = side == self.side_to_move();
+                total += self.hunt(side, target, own, to_move, map);
+            }
+            (None, Some(target)) => {
+                // Pressure on the live enemy king: pieces around it, and, when a mate could
+                // follow its capture, the net: its room on the game board.
+                for &(sq, p) in own {
+                    if p.is_some_and(|p| p.kind == Kind::Pagan) {
+                        total += 8 * (5 - pagan_distance(sq, target)).max(0);
+                    } else if !is_dead(sq) {
+                        total += 6 * (4 - distance(sq, target)).max(0);
+                    }
+                }
+                if winnable {
+                    let map = attacks.on(side.opponent());
+                    total += NET * (8 - self.room(target, side.opponent(), map));
+                }
+            }
+            (None, None) => {}
+        }
+        total
+    }
+
+    /// What `side`'s own live king costs it: where it would reincarnate if taken (near enemy
+    /// dead pieces is worse), and whether it can be taken now.
+    fn king_exposure(&self, side: Side, census: &Census, attacks: &mut Attacks) -> i32 {
+        let s = side.index();
+        let Some(king) = census.kings[s].filter(|&k| !is_dead(k)) else {
+            return 0;
+        };
+        let enemy_dead = census.own(1 - s);
+        let danger = self.next_slot(side).map_or(0, |slot| {
+            enemy_dead
+                .iter()
+                .filter(|&&(d, _)| is_dead(d) && distance(d, slot) <= 2)
+                .count() as i32
+        });
+        // Only the owner to move pays for an attacked king (it must spend its move on it):
+        // with the enemy to move the capture is a move that quiescence plays, and a static
+        // charge for it as well made the score swing between odd and even depths.
+        let attacked = side == self.side_to_move() && attacks.on(side) & bit(king) != 0;
+        8 * danger + if attacked { 40 + 20 * danger } else { 0 }
+    }
+
+    /// What `side` has toward mating the enemy king, dead on `target`: the king itself dead
+    /// (mate is possible at all), its Pagans near it (they cross the bridge, which has zero
+    /// width for them), its dead pieces near it, and the king's few safe squares (its own
+    /// pieces block them, `side` covers them, the edges and corners of the dead board have
+    /// fewer) and check. Each term grows as the net closes, so the search sees progress.
+    /// `attacked` is `self.attacks(side.opponent())`, the squares `side` attacks.
+    fn hunt(
+        &self,
+        side: Side,
+        target: u8,
+        own: &[(u8, Option<Piece>)],
+        to_move: bool,
+        attacked: u128,
+    ) -> i32 {
+        let mut score = 250;
+        // Two Pagans near the king: how far the mate is when nothing else interferes, from
+        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
+        let mut pagans = self.pieces(side, Kind::Pagan);
+        let mut nearest = None::<u8>;
+        while pagans != 0 {
+            let a = pagans.trailing_zeros() as u8;
+            pagans &= pagans - 1;
+            let mut rest = pagans;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
+                    nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
+                }
+            }
+        }
+        if let Some(plies) = nearest {
+            score += MATE_PATH * (24 - i32::from(plies)).max(0);
+        }
+        for &(sq, p) in own {
+            let Some(p) = p else { continue };
+            if p.kind == Kind::Pagan {
+                score += 24 * (9 - pagan_distance(sq, target)).max(0);
+            } else if is_dead(sq) {
+                score += 12 * (5 - distance(sq, target)).max(0);
+            }
+        }
+        // Mates happen next to the bridge, where a live Pagan on rank 7 reaches the king's
+        // rank 4 from across it (G c7 with a dead G c2 mates k b4), best in a corner of the
+        // dead board; the king is driven there rank by rank.
+        let (rank, file) = (i32::from(target / 7), i32::from(target % 7));
+        score += BRIDGE_RANK * rank + SIDE_FILE * (file - 3).abs();
+        let them = side.opponent();
+        score += 30 * (8 - self.room(target, them, attacked));
+        if attacked & bit(target) != 0 {
+            score += 40;
+        }
+        score
+    }
+
+    /// The squares `owner`'s king on `king` can step to without being attacked there (its
+    /// own pieces and a king block it; corners and edges have fewer): how much room it has.
+    /// `attacked` is `self.attacks(owner)`.
+    fn room(&self, king: u8, owner: Side, attacked: u128) -> i32 {
+        let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
+        let blocked = self.occupancy().side[owner.index()] | kings | attacked;
+        (Position::king_reach(king) & !blocked).count_ones() as i32
+    }
+}
