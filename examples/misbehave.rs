@@ -24,6 +24,7 @@
 //! | `long-line` | writes `info string ` and then `x` bytes without a newline, as fast as it can, forever |
 //! | `trickle` | writes `bestmove e2e4` / `move e2e4` one byte every `--delay` milliseconds (default 1000), never ending the line |
 //! | `empty-move` | `bestmove ` / `move ` with no move |
+//! | `babble` | prints 200 lines no dialect knows (`xyzzy`) instead of answering, then answers nothing more, as `hang` |
 //! | `deaf` | answers `uci` / `protover`, then never reads its input again nor answers (K is not used) |
 //!
 //! UCI: `uci`, `isready`, `setoption name UCI_Variant value V`, `ucinewgame`, `position`,
@@ -60,10 +61,11 @@ enum Fault {
     LongLine,
     Trickle,
     EmptyMove,
+    Babble,
     Deaf,
 }
 
-const FAULTS: [(&str, Fault); 15] = [
+const FAULTS: [(&str, Fault); 16] = [
     ("good", Fault::Good),
     ("crash", Fault::Crash),
     ("hang", Fault::Hang),
@@ -78,6 +80,7 @@ const FAULTS: [(&str, Fault); 15] = [
     ("long-line", Fault::LongLine),
     ("trickle", Fault::Trickle),
     ("empty-move", Fault::EmptyMove),
+    ("babble", Fault::Babble),
     ("deaf", Fault::Deaf),
 ];
 
@@ -176,6 +179,15 @@ impl Double {
             }
             Fault::Garbage if due => return self.say_move("???junk"),
             Fault::EmptyMove if due => return self.say_move(""),
+            Fault::Babble if due => {
+                // More unknown lines than the referee takes (its MAX_GARBAGE, 100), too few
+                // to be a flood.
+                for _ in 0..200 {
+                    println!("xyzzy");
+                }
+                self.hung = true;
+                return;
+            }
             Fault::Flood if due => repeat(self.chatter_line("flood").as_bytes(), Duration::ZERO),
             Fault::Chatter if due => repeat(
                 self.chatter_line("chatter").as_bytes(),

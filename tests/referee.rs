@@ -723,6 +723,8 @@ fn output_faults_forfeit_with_their_reason_and_the_match_goes_on() {
             ("flood", "flooded: more than 20000 lines in a second"),
             ("long-line", "sent a line longer than 65536 bytes"),
             ("empty-move", "sent garbage for a move: ''"),
+            // More unknown lines while thinking than the referee takes (MAX_GARBAGE).
+            ("babble", "printed garbage: xyzzy"),
             // Lines within the bounds keep coming: the move's deadline still holds.
             ("chatter", "did not move within"),
             ("trickle", "did not move within"),

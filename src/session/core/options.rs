@@ -47,19 +47,7 @@ impl Core {
         let value = value.unwrap_or("").trim();
         match name.to_ascii_lowercase().as_str() {
             "seed" => self.set_seed(value),
-            "contempt" => {
-                self.options.contempt = value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|c| (0..=crate::search::MAX_CONTEMPT).contains(c))
-                    .ok_or_else(|| OptionError::NotInRange {
-                        option: "Contempt",
-                        min: 0,
-                        max: crate::search::MAX_CONTEMPT as u64,
-                        value: value.to_string(),
-                    })?;
-                Ok(())
-            }
+            "contempt" => self.set_contempt(value),
             "hash" => {
                 let mib = value.parse::<u64>().map_err(|_| OptionError::NotANumber {
                     option: "Hash",
@@ -69,32 +57,17 @@ impl Core {
                 self.set_hash(mib)
             }
             // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
-            "tablebasepath" => {
-                let tables =
-                    crate::tablebase::Tables::load(value).map_err(OptionError::Tablebase)?;
-                crate::tablebase::set_active(tables);
-                Ok(())
-            }
+            "tablebasepath" => load_tablebase(value),
             "sealedcommit" => {
                 self.options.commit = check(name, value)?;
                 Ok(())
             }
             "clear hash" => {
-                if let Ok(mut table) = self.table.try_lock() {
-                    table.clear();
-                }
-                self.clear_sealed();
+                self.clear_hash();
                 Ok(())
             }
             // One search thread and one line: only these values are true (uci.md).
-            "threads" | "multipv" => match value {
-                "1" => Ok(()),
-                _ => Err(OptionError::OnlyValue {
-                    name: name.to_string(),
-                    only: "1",
-                    value: value.to_string(),
-                }),
-            },
+            "threads" | "multipv" => only_one(name, value),
             // Accepted and without effect (uci.md): Quill ponders when asked by `go
             // ponder`, and analyses the same way in either mode.
             "ponder" | "uci_analysemode" => check(name, value).map(|_| ()),
@@ -102,6 +75,29 @@ impl Core {
                 name: name.to_string(),
             }),
         }
+    }
+
+    /// Sets the contempt (0 to [`crate::search::MAX_CONTEMPT`] centipawns).
+    fn set_contempt(&mut self, value: &str) -> Result<(), OptionError> {
+        self.options.contempt = value
+            .parse::<i32>()
+            .ok()
+            .filter(|c| (0..=crate::search::MAX_CONTEMPT).contains(c))
+            .ok_or_else(|| OptionError::NotInRange {
+                option: "Contempt",
+                min: 0,
+                max: crate::search::MAX_CONTEMPT as u64,
+                value: value.to_string(),
+            })?;
+        Ok(())
+    }
+
+    /// Empties both transposition tables (the alternating one only when no search holds it).
+    fn clear_hash(&mut self) {
+        if let Ok(mut table) = self.table.try_lock() {
+            table.clear();
+        }
+        self.clear_sealed();
     }
 
     /// Sets the sampler's seed (0: a fresh one each game) and reseeds it.
@@ -119,6 +115,25 @@ impl Core {
         self.options.seed = seed;
         self.rng = Rng::new(fresh_seed(&self.options));
         Ok(())
+    }
+}
+
+/// Loads the tablebase at `path` and makes it the one the sealed search consults.
+fn load_tablebase(path: &str) -> Result<(), OptionError> {
+    let tables = crate::tablebase::Tables::load(path).map_err(OptionError::Tablebase)?;
+    crate::tablebase::set_active(tables);
+    Ok(())
+}
+
+/// An option whose only true value is `1` (`Threads`, `MultiPV`).
+fn only_one(name: &str, value: &str) -> Result<(), OptionError> {
+    match value {
+        "1" => Ok(()),
+        _ => Err(OptionError::OnlyValue {
+            name: name.to_string(),
+            only: "1",
+            value: value.to_string(),
+        }),
     }
 }
 

@@ -3,93 +3,133 @@
 use super::*;
 
 impl Position {
-    /// Reads a written turn and checks it.
+    /// Reads a written turn and checks it: the pawn's leg (compulsory when a pawn can move),
+    /// the placing of the piece it displaced, then at most one supporter's leg.
     ///
     /// # Errors
     /// A [`Refusal`] saying what is wrong.
     pub fn parse_turn(&self, mv: &WireMove) -> Result<Turn, Refusal> {
-        let refuse = Err;
         let WireMove::Legs { legs, promotion } = mv else {
-            return refuse(Refusal::PassOrDrop("turn"));
+            return Err(Refusal::PassOrDrop("turn"));
         };
         if promotion.is_some() {
-            return refuse(Refusal::NoPromotion);
+            return Err(Refusal::NoPromotion);
         }
-        let mut squares = Vec::with_capacity(legs.len());
-        for leg in legs {
-            match (GEOMETRY.index(leg.from), GEOMETRY.index(leg.to)) {
-                (Some(f), Some(t)) => squares.push((f as u8, t as u8)),
-                _ => return refuse(Refusal::OffBoard(*leg, "board")),
-            }
-        }
-        let me = self.to_move.index();
-        let mut rest = squares.as_slice();
+        let squares = board_legs(legs)?;
+        let pawn = self.read_pawn_legs(&squares)?;
+        self.read_supporter_leg(pawn, legs.len())
+    }
+
+    /// Reads the pawn's leg and, when the pawn displaced a piece, the leg that places it.
+    fn read_pawn_legs<'a>(&self, squares: &'a [(u8, u8)]) -> Result<PawnPart<'a>, Refusal> {
         let mut turn = Turn {
             pawn: (NONE, NONE),
             place: NONE,
             support: (NONE, NONE),
         };
-        let mut pos = self.clone();
+        let me = self.to_move.index();
         let own_pawn = |sq: u8| self.sides[me] & self.kinds[0] & bit(sq) != 0;
-        if let Some(&(f, t)) = rest.first()
-            && own_pawn(f)
-        {
-            if self.pawn_targets(f) & bit(t) == 0 {
-                return refuse(Refusal::PawnCannotGo {
+        let Some(&(f, t)) = squares.first().filter(|&&(f, _)| own_pawn(f)) else {
+            if self.has_pawn_move() {
+                return Err(Refusal::PawnCompulsory);
+            }
+            return Ok(PawnPart {
+                turn,
+                after: self.clone(),
+                rest: squares,
+            });
+        };
+        if self.pawn_targets(f) & bit(t) == 0 {
+            return Err(Refusal::PawnCannotGo {
+                from: square_of(f),
+                to: square_of(t),
+            });
+        }
+        let (mut pos, displaced) = self.after_pawn(f, t);
+        turn.pawn = (f, t);
+        let mut rest = &squares[1..];
+        if let Some(kind) = displaced {
+            let Some(&(_, pt)) = rest.first().filter(|(pf, _)| *pf == t) else {
+                return Err(Refusal::MustPlace(square_of(t)));
+            };
+            if pos.occupied() & bit(pt) != 0 {
+                return Err(Refusal::NotVacant(square_of(pt)));
+            }
+            pos.place(kind, pt);
+            turn.place = pt;
+            rest = &rest[1..];
+        }
+        Ok(PawnPart {
+            turn,
+            after: pos,
+            rest,
+        })
+    }
+
+    /// Reads what is left after the pawn's legs: none, or one supporter's leg; `legs` is how
+    /// many legs the whole turn had.
+    fn read_supporter_leg(&self, pawn: PawnPart, legs: usize) -> Result<Turn, Refusal> {
+        let PawnPart {
+            mut turn,
+            after,
+            rest,
+        } = pawn;
+        let &[(f, t)] = rest else {
+            return match rest {
+                [] if turn.moves_pawn() => Ok(turn),
+                [] => Err(Refusal::SupporterMustMove),
+                _ => Err(Refusal::TooManyLegs(legs)),
+            };
+        };
+        let legal = if turn.moves_pawn() {
+            let mut moves = Vec::new();
+            after.supporter_moves(&mut moves);
+            moves.contains(&(f, t))
+        } else {
+            self.forced_supporter_moves().contains(&(f, t))
+        };
+        if !legal {
+            let what = match self.rules {
+                Rules::Gladiator => "a jump of an own supporter to a vacant border square",
+                Rules::Brawl => "a non-capturing move of an own supporter",
+            };
+            return Err(Refusal::BadSupporter {
+                leg: Leg {
                     from: square_of(f),
                     to: square_of(t),
-                });
-            }
-            let (after, displaced) = self.after_pawn(f, t);
-            pos = after;
-            turn.pawn = (f, t);
-            rest = &rest[1..];
-            if let Some(kind) = displaced {
-                let Some(&(pf, pt)) = rest.first().filter(|(pf, _)| *pf == t) else {
-                    return refuse(Refusal::MustPlace(square_of(t)));
-                };
-                if pos.occupied() & bit(pt) != 0 {
-                    return refuse(Refusal::NotVacant(square_of(pt)));
-                }
-                pos.place(kind, pt);
-                turn.place = pt;
-                rest = &rest[1..];
-                let _ = pf;
-            }
-        } else if self.has_pawn_move() {
-            return refuse(Refusal::PawnCompulsory);
+                },
+                what,
+                must_free_pawn: !turn.moves_pawn(),
+            });
         }
-        match rest {
-            [] if turn.moves_pawn() => Ok(turn),
-            [] => refuse(Refusal::SupporterMustMove),
-            [(f, t)] => {
-                let legal = if turn.moves_pawn() {
-                    let mut moves = Vec::new();
-                    pos.supporter_moves(&mut moves);
-                    moves.contains(&(*f, *t))
-                } else {
-                    self.forced_supporter_moves().contains(&(*f, *t))
-                };
-                if !legal {
-                    let what = match self.rules {
-                        Rules::Gladiator => "a jump of an own supporter to a vacant border square",
-                        Rules::Brawl => "a non-capturing move of an own supporter",
-                    };
-                    return refuse(Refusal::BadSupporter {
-                        leg: Leg {
-                            from: square_of(*f),
-                            to: square_of(*t),
-                        },
-                        what,
-                        must_free_pawn: !turn.moves_pawn(),
-                    });
-                }
-                turn.support = (*f, *t);
-                Ok(turn)
-            }
-            _ => refuse(Refusal::TooManyLegs(legs.len())),
-        }
+        turn.support = (f, t);
+        Ok(turn)
     }
+}
+
+/// A turn read as far as its pawn's legs.
+struct PawnPart<'a> {
+    /// The turn so far.
+    turn: Turn,
+    /// The position after the pawn's legs (the position itself when the pawn did not move).
+    after: Position,
+    /// The legs left, as board indices.
+    rest: &'a [(u8, u8)],
+}
+
+/// Each leg's squares as board indices.
+///
+/// # Errors
+/// A leg off the board.
+fn board_legs(legs: &[Leg]) -> Result<Vec<(u8, u8)>, Refusal> {
+    legs.iter()
+        .map(
+            |leg| match (GEOMETRY.index(leg.from), GEOMETRY.index(leg.to)) {
+                (Some(f), Some(t)) => Ok((f as u8, t as u8)),
+                _ => Err(Refusal::OffBoard(*leg, "board")),
+            },
+        )
+        .collect()
 }
 
 impl crate::rules::GameRules for Position {
