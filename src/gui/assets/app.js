@@ -843,7 +843,7 @@ function init() {
   // For the browser tests: raw messages, as a misbehaving page would send them.
   window.quillTest = { send, get state() { return state; }, get lastError() { return lastError; },
     get verdicts() { return verdicts; }, get me() { return me; }, get entry() { return entry; },
-    get controller() { return controller; }, render };
+    get controller() { return controller; }, render, clearError() { lastError = ''; } };
 }
 
 init();
