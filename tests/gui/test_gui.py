@@ -649,6 +649,25 @@ class OneServer(unittest.TestCase):
         pieces = h.state(d)["pieces"]
         self.assertEqual(pieces.get("b3"), "P")
         self.assertNotIn("d5", pieces)
+        # For 1.5 s after a reveal the board shows the pair before it resolved, while the
+        # next move is already entered on the position after it. A touch on the board then
+        # must draw that position, not leave the person acting on a board that is not the one
+        # their move is judged on.
+        h.wait(d, lambda d: my_turn(d), what="White's next sealed move")
+        h.wait(d, lambda d: not d.execute_script("return window.quillTest.revealStage.showBefore"),
+               what="the reveal's first board to end")
+        d.execute_script("window.quillTest.replayReveal()")
+        drawn = lambda d: d.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#board g.piece')]"
+            ".map(g => [g.dataset.sq, g.dataset.piece]))")
+        st = h.state(d)
+        self.assertNotEqual(st["reveal"]["before"], st["pieces"])
+        self.assertEqual(drawn(d), st["reveal"]["before"], "the board before the turn")
+        frm = entry(d)["next"][0][:2]
+        h.click_square(d, frm)
+        h.wait(d, lambda d: entry(d)["lifted"] == frm, what=f"{frm} lifted")
+        self.assertFalse(d.execute_script("return window.quillTest.revealStage.showBefore"))
+        self.assertEqual(drawn(d), st["pieces"], "the board after the turn, on which the move is entered")
 
 
 class PersonClock(unittest.TestCase):
