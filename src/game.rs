@@ -261,6 +261,11 @@ impl Game {
         each!(self, p => p.status_lines())
     }
 
+    /// Each side's penalty points, White's first ([`GameRules::penalty_points`]).
+    pub(crate) fn penalty_points(&self) -> [u8; 2] {
+        each!(self, p => p.penalty_points())
+    }
+
     /// Reads and checks the opponent's first XBoard ply ([`XboardCodec::read_p1`]).
     ///
     /// # Errors

@@ -82,6 +82,10 @@ pub trait GameRules: Clone + fmt::Debug + Sized {
     fn status_lines(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Each side's penalty points, White's first (a sealed game's; none elsewhere).
+    fn penalty_points(&self) -> [u8; 2] {
+        [0, 0]
+    }
     /// The alternating search's key of the position; `None` in a sealed game.
     fn search_key(&self) -> Option<u64> {
         None

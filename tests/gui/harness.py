@@ -143,6 +143,26 @@ def wait(d, predicate, timeout=40, what="a condition"):
     raise AssertionError(f"timed out waiting for {what} (last: {last!r}){page_facts(d)}")
 
 
+def rendered(d):
+    """Whether the page has drawn the last state it received: the page draws once a frame
+    (the latest state only), so what it shows may lag what `state(d)` returns. A test that
+    reads the page after waiting on the state waits on this first."""
+    return d.execute_script(
+        "const s = window.quillTest && window.quillTest.state;"
+        " return !!s && document.body.dataset.version === String(s.version)")
+
+
+def wait_rendered(d, what="the page to draw the last state"):
+    wait(d, rendered, what=what)
+
+
+def connected(d):
+    """The page's socket is open and the server's first state has come over it."""
+    return d.execute_script(
+        "return document.getElementById('connection').textContent === 'connected'"
+        " && !!(window.quillTest && window.quillTest.state)")
+
+
 def page_facts(d):
     """What the page says about itself, for a failure's message."""
     if d is None:

@@ -11,7 +11,9 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
+import tempfile
 import sys
 import time
 import unittest
@@ -90,11 +92,16 @@ def enter_move(d, rng, prefer=None):
 
 
 def new_game(d, variant, white, black, fen=""):
-    before = h.state(d)["version"] if h.state(d) else -1
+    """Starts a new game and waits for its first state, drawn. The game counter tells the new
+    game's state from a late one of the last game (an engine's reply, in the same variant)."""
+    # A page just (re)loaded may not have its socket yet: a message sent then is dropped.
+    h.wait(d, h.connected, what="the page connected")
+    before = h.state(d)["game"]
     d.execute_script(
         "window.quillTest.send({t: 'new', variant: arguments[0], fen: arguments[1], white: arguments[2], black: arguments[3]})",
         variant, fen, white, black)
-    h.wait(d, lambda d: h.state(d)["version"] > before and h.state(d)["variant"] == variant, what="the new game")
+    h.wait(d, lambda d: h.state(d)["game"] != before and h.state(d)["variant"] == variant, what="the new game")
+    h.wait_rendered(d)
 
 
 def open_page(server):
@@ -160,11 +167,13 @@ class OneServer(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # engine:0 Quill at depth 1, 1 one that breaks its commitment, 2 one that crashes,
-        # 3 a slow one, 4 Quill in XBoard.
+        # 3 one that thinks until the test lets it move (`cls.release()`), 4 Quill in XBoard.
+        cls.gate_dir = tempfile.mkdtemp(prefix="quill-gui-gate-")
+        cls.gate = os.path.join(cls.gate_dir, "go")
         cls.s = h.Server("--engine", FAST,
                          "--engine", f"cmd='{WRAP} tamper {h.QUILL}' name=tamperer depth=1",
                          "--engine", f"cmd='{WRAP} crash 2 {h.QUILL}' name=crasher depth=1",
-                         "--engine", f"cmd={h.QUILL} name=slow st=2",
+                         "--engine", f"cmd='{WRAP} hold {cls.gate} {h.QUILL}' name=slow depth=1",
                          "--engine", f"cmd={h.QUILL} name=xb proto=cecp depth=1")
         try:
             cls.d = open_page(cls.s)
@@ -173,9 +182,15 @@ class OneServer(unittest.TestCase):
             raise
 
     @classmethod
+    def release(cls):
+        """Lets the holding engine (engine:3) play its moves, this one and every later one."""
+        open(cls.gate, "w").close()
+
+    @classmethod
     def tearDownClass(cls):
         h.close(cls.d)
         cls.s.stop()
+        shutil.rmtree(cls.gate_dir, ignore_errors=True)
 
     def click_to(self, frm, to):
         d = self.d
@@ -199,9 +214,12 @@ class OneServer(unittest.TestCase):
             if h.state(d)["result"]:
                 break
             digest = h.state(d)["seats"][1]["half"]["digest"]
+            # The page draws once a frame: until it has drawn this state, it may show the
+            # commitment of no turn, or of the last one.
             shown = h.wait(d, lambda d: d.execute_script(
                 "const e = document.querySelector('#half-1 .digest');"
-                "return e ? [e.textContent, e.parentElement.textContent] : null"), what="the commitment shown")
+                "return e && e.textContent === arguments[0] ? [e.textContent, e.parentElement.textContent] : null",
+                digest), what=f"the commitment {digest} shown")
             self.assertEqual(shown[0], digest)
             self.assertIn("has sealed its move", shown[1])
             mine = enter_move(d, rng)
@@ -226,6 +244,7 @@ class OneServer(unittest.TestCase):
         st = h.wait(d, lambda d: h.state(d)["result"], timeout=5, what="the end of the game")
         self.assertGreater(checked, 2)
         self.assertEqual(len(h.state(d)["moves"]), checked)
+        h.wait_rendered(d)
         self.assertTrue(d.find_element("id", "result").is_displayed())
         h.shot(d, "apocalypse-end")
         # The PGN is the referee's: Variant, turns as comments, the result.
@@ -396,6 +415,7 @@ class OneServer(unittest.TestCase):
         st = h.wait(d, lambda d: h.state(d)["result"], what="the forfeit")
         self.assertEqual(st["result"], "1-0")
         self.assertIn("crasher exited", st["reason"])
+        h.wait_rendered(d)
         self.assertIn("crasher exited", d.find_element("id", "result").text)
         self.assertIn("you win", d.find_element("id", "result").text)
         h.shot(d, "engine-crashed")
@@ -405,15 +425,22 @@ class OneServer(unittest.TestCase):
         new_game(d, "gladiator", "person", "engine:3")
         rng = random.Random(1)
         enter_move(d, rng)
-        # While Quill thinks: a click on a piece, and a move sent as raw text, are refused.
+        # While Quill thinks (it moves when the test releases it): a click on a piece, and a
+        # move sent as raw text, are refused.
         h.wait(d, lambda d: h.state(d)["seats"][1]["running"], what="Quill thinking")
+        h.wait_rendered(d)
         h.click_square(d, "d3")
-        h.wait(d, lambda d: "not your turn" in (d.find_element("id", "notice").get_attribute("data-text") or ""),
+        h.wait(d, lambda d: "it is not your turn" == (d.find_element("id", "notice").get_attribute("data-text") or ""),
                what="the click refused")
+        # The server's refusal, told from the page's own one by its words.
+        d.execute_script("window.quillTest.clearError()")
         d.execute_script("window.quillTest.send({t: 'move', move: 'c3c4'})")
-        h.wait(d, lambda d: "not your turn" in d.execute_script("return window.quillTest.lastError"),
-               what="the raw move refused")
+        refusal = h.wait(d, lambda d: d.execute_script("return window.quillTest.lastError"), what="the raw move refused")
+        self.assertIn("not your turn", refusal)
+        self.assertNotEqual(refusal, "it is not your turn", "the server's words, not the page's")
         self.assertEqual(len(h.state(d)["moves"]), 1)
+        self.assertTrue(h.state(d)["seats"][1]["running"])
+        self.release()
         h.wait(d, lambda d: my_turn(d), timeout=30, what="the person's turn")
         # Garbage and an illegal move on the wire get the rules' reasons.
         d.execute_script("window.quillTest.send({t: 'move', move: 'hello'})")
@@ -454,14 +481,25 @@ class OneServer(unittest.TestCase):
         h.wait(d, lambda d: len(h.state(d)["moves"]) >= 2, what="two turns")
         rv = h.state(d)["reveal"]
         d.find_element("id", "pause").click()
-        h.wait(d, lambda d: h.state(d)["paused"], what="the pause")
-        time.sleep(0.5)
+        st = h.wait(d, lambda d: h.state(d)["paused"] and h.state(d), what="the pause")
+        paused_at = len(st["moves"])
+        # An engine thinking finishes its step first (protocol-docs/gui.md): the server then
+        # sends one more state, and no other while paused. How long that step takes depends on
+        # the machine's load, so the test waits for the states to stop (none for 2 s), not for
+        # a fixed time.
+        quiet = {"version": st["version"], "since": time.time()}
+
+        def settled(d):
+            v = h.state(d)["version"]
+            if v != quiet["version"]:
+                quiet.update(version=v, since=time.time())
+            return time.time() - quiet["since"] >= 2.0
+        h.wait(d, settled, what="the states to stop while paused")
         n = len(h.state(d)["moves"])
+        self.assertLessEqual(n, paused_at + 1, "at most the turn under way is played after the pause")
         time.sleep(1.5)
-        self.assertLessEqual(len(h.state(d)["moves"]), n + 1)
-        n = len(h.state(d)["moves"])
-        time.sleep(1.0)
-        self.assertEqual(len(h.state(d)["moves"]), n)
+        self.assertEqual(len(h.state(d)["moves"]), n, "no turn is played while paused")
+        self.assertTrue(h.state(d)["paused"])
         # Both committed: the page verifies both openings of the last turn shown. Checked once
         # paused: while two depth-1 engines play on, each new turn redraws the verdicts before
         # the hash of the last one can be shown.
@@ -611,6 +649,25 @@ class OneServer(unittest.TestCase):
         pieces = h.state(d)["pieces"]
         self.assertEqual(pieces.get("b3"), "P")
         self.assertNotIn("d5", pieces)
+        # For 1.5 s after a reveal the board shows the pair before it resolved, while the
+        # next move is already entered on the position after it. A touch on the board then
+        # must draw that position, not leave the person acting on a board that is not the one
+        # their move is judged on.
+        h.wait(d, lambda d: my_turn(d), what="White's next sealed move")
+        h.wait(d, lambda d: not d.execute_script("return window.quillTest.revealStage.showBefore"),
+               what="the reveal's first board to end")
+        d.execute_script("window.quillTest.replayReveal()")
+        drawn = lambda d: d.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#board g.piece')]"
+            ".map(g => [g.dataset.sq, g.dataset.piece]))")
+        st = h.state(d)
+        self.assertNotEqual(st["reveal"]["before"], st["pieces"])
+        self.assertEqual(drawn(d), st["reveal"]["before"], "the board before the turn")
+        frm = entry(d)["next"][0][:2]
+        h.click_square(d, frm)
+        h.wait(d, lambda d: entry(d)["lifted"] == frm, what=f"{frm} lifted")
+        self.assertFalse(d.execute_script("return window.quillTest.revealStage.showBefore"))
+        self.assertEqual(drawn(d), st["pieces"], "the board after the turn, on which the move is entered")
 
 
 class PersonClock(unittest.TestCase):
@@ -621,6 +678,7 @@ class PersonClock(unittest.TestCase):
             d = open_page(s)
             new_game(d, "gladiator", "person", "engine:0")
             h.wait(d, lambda d: my_turn(d), what="White's turn")
+            h.wait_rendered(d)
             clock = lambda d: d.execute_script(
                 "return document.querySelector('.seat[data-seat=\"0\"] .clock').textContent")
             first = h.wait(d, lambda d: clock(d), what="the clock shown")
@@ -633,6 +691,7 @@ class PersonClock(unittest.TestCase):
             self.assertEqual(r["result"], "0-1")
             self.assertEqual(r["termination"], "time forfeit")
             self.assertIn("lost on time", r["reason"])
+            h.wait_rendered(d)
             self.assertIn("lost on time", d.find_element("id", "result").text)
             self.assertIn("quill (Black) wins", d.find_element("id", "result").text)
             self.assertEqual(secs(clock(d)), 0.0)

@@ -39,18 +39,21 @@ finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 
 Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$OUT/display" 2>"$OUT/xvfb.log" &
 XVFB_PID=$!
-for _ in $(seq 1 100); do [ -s "$OUT/display" ] && break; sleep 0.05; done
+# A loaded machine can take seconds to start the X server: up to 30 s.
+for _ in $(seq 1 600); do [ -s "$OUT/display" ] && break; sleep 0.05; done
+[ -s "$OUT/display" ] || { echo "FAIL - person $VARIANT: Xvfb gave no display in 30 s"; kill $XVFB_PID; exit 1; }
 export DISPLAY=":$(head -1 "$OUT/display")"
-HOME="$OUT/home" timeout 50 /usr/games/xboard -fcp "$QUILL --log $LOG" -variant "$VARIANT" \
+HOME="$OUT/home" timeout 150 /usr/games/xboard -fcp "$QUILL --log $LOG" -variant "$VARIANT" \
   -xlegal -mode EditGame -debug -nameOfDebugFile "$DBG" -engineDebugOutput 2 \
   -saveSettingsOnExit false -soundProgram "" -startupMessage "" -xponder \
   -popupMoveErrors false >"$OUT/xboard.out" 2>&1 &
 XB_PID=$!
 trap 'kill $XB_PID 2>/dev/null; kill $XVFB_PID 2>/dev/null' EXIT
 
-# wait_for FILE REGEX [FROM_LINE]: until a line after FROM_LINE matches (10 s at most).
+# wait_for FILE REGEX [FROM_LINE]: until a line after FROM_LINE matches (30 s at most: it
+# returns as soon as the line is there, so the bound only matters on a very loaded machine).
 wait_for() {
-  local from=${3:-0} until=$((SECONDS + 10))
+  local from=${3:-0} until=$((SECONDS + 30))
   while [ "$SECONDS" -lt "$until" ]; do
     tail -n +"$((from + 1))" "$1" 2>/dev/null | grep -Eq -- "$2" && return 0
     sleep 0.1
@@ -60,7 +63,11 @@ wait_for() {
 lines() { wc -l <"$1" 2>/dev/null || echo 0; }
 
 step "XBoard started Quill and put it in force mode" wait_for "$DBG" '^[0-9]+ >first : force$'
-WIN=$(timeout 10 xdotool search --sync --name 'xboard: Quill' 2>/dev/null | head -1)
+# Quill answers `variant` with `setup` (and the board's holdings), then the `ping` XBoard sent
+# after it: on a loaded machine that can come seconds after `force`, and XBoard lays its board
+# out again when it does. The clicks wait for it.
+step "Quill answered XBoard's setup (pong)" wait_for "$DBG" '^[0-9]+ <first : pong 1$'
+WIN=$(timeout 30 xdotool search --sync --name 'xboard: Quill' 2>/dev/null | head -1)
 step "XBoard's board window is up" test -n "$WIN"
 # XBoard lays the board out again once the engine's `setup` has given it holdings: wait until
 # the window's size has stayed the same for a second.
@@ -143,13 +150,13 @@ fi
 
 # The person saves the game (Ctrl+S opens a file chooser: type the path, Enter) and quits.
 timeout 5 xdotool windowfocus --sync "$WIN" 2>/dev/null; xdotool key ctrl+s
-DLG=$(timeout 10 xdotool search --sync --name 'Save game file name' 2>/dev/null | head -1)
+DLG=$(timeout 30 xdotool search --sync --name 'Save game file name' 2>/dev/null | head -1)
 if [ -n "$DLG" ]; then
   timeout 5 xdotool windowfocus --sync "$DLG" 2>/dev/null; xdotool type --delay 20 "$OUT/saved.pgn"
   xdotool key Return
 fi
 # (GTK's file chooser sometimes appends the filter's .pgn to a name that has it already.)
-for _ in $(seq 1 50); do
+for _ in $(seq 1 300); do
   PGN=$(ls "$OUT"/saved.pgn* 2>/dev/null | head -1)
   [ -n "$PGN" ] && grep -q '^\[Variant ' "$PGN" && break
   sleep 0.1

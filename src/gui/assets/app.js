@@ -457,6 +457,12 @@ function setupPointer() {
     const sq = squareAt(ev.clientX, ev.clientY);
     if (!sq) return;
     const side = mySide();
+    if (side && revealStage.showBefore) {
+      // The board still shows the revealed pair before it resolved, but a move is entered on
+      // the position after it: from the first touch on, that is the board drawn.
+      revealStage.showBefore = false;
+      render();
+    }
     const froms = new Set(entry.next.map(parseLeg).filter(Boolean).map((l) => l.from));
     if (side && froms.has(sq) && !(entry.lifted && targetsOf(entry.lifted).includes(sq))) {
       entry.lifted = sq;
@@ -843,7 +849,10 @@ function init() {
   // For the browser tests: raw messages, as a misbehaving page would send them.
   window.quillTest = { send, get state() { return state; }, get lastError() { return lastError; },
     get verdicts() { return verdicts; }, get me() { return me; }, get entry() { return entry; },
-    get controller() { return controller; }, render };
+    get controller() { return controller; }, render, clearError() { lastError = ''; },
+    get revealStage() { return revealStage; },
+    // Draws the last reveal's "before" board again, as in the 1.5 s after it came.
+    replayReveal() { revealStage = { turn: state.reveal.turn, showBefore: true }; render(); } };
 }
 
 init();

@@ -121,6 +121,10 @@ impl crate::rules::GameRules for Position {
             self.penalties(Side::Black)
         )]
     }
+
+    fn penalty_points(&self) -> [u8; 2] {
+        [self.penalties(Side::White), self.penalties(Side::Black)]
+    }
 }
 
 impl crate::rules::XboardCodec for Position {
