@@ -129,8 +129,9 @@ impl Session {
     }
 }
 
-/// The search limits a `go` asks for. The time is a hard limit; the search starts no new
-/// iteration past half of it. From a clock: the time left spread over the moves still to come
+/// The search limits a `go` asks for. The time is a hard limit; from a clock, the search
+/// starts a new iteration only when the last one's growth says it would end by it
+/// (`search::deepen::next_fits`), while `movetime` runs to its end. From a clock: the time left spread over the moves still to come
 /// (`movestogo`, or 30) plus most of the increment is the typical share, and the hard limit
 /// twice that, never more than half of what is left.
 ///
@@ -177,9 +178,9 @@ pub(super) fn limits_of(params: &GoParams, side: Side, sealed: bool) -> Limits {
 }
 
 /// The hard time limit in milliseconds for a move from a clock with `left` ms, `togo` moves
-/// to the next control and an increment of `inc` ms: twice the typical share (so the soft
-/// limit, half of it, is the share), at most half of what is left, less a margin for the
-/// answer to travel.
+/// to the next control and an increment of `inc` ms: twice the typical share (an iteration
+/// that would not end by it is not started, so a move takes about the share), at most half
+/// of what is left, less a margin for the answer to travel.
 /// All arithmetic saturates, whatever the GUI sent.
 pub(in crate::session) fn clock_budget(left: u64, togo: u64, inc: u64) -> u64 {
     let share = (left / togo.max(1)).saturating_add(inc / 5 * 4);
