@@ -13,6 +13,26 @@ fn the_key_ignores_counters_but_not_penalties() {
     assert_ne!(key(&a), key(&d));
 }
 
+/// What `choose` answers for `side` in `pos`, every move allowed, with the random draw seeded.
+fn chosen(
+    pos: &Position,
+    side: Side,
+    limits: Limits,
+    stop: &AtomicBool,
+    seed: u64,
+) -> crate::choice::Choice {
+    choose(
+        pos,
+        side,
+        &[],
+        limits,
+        stop,
+        &mut Rng::new(seed),
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
 #[test]
 fn the_root_strategy_sums_to_one_and_the_seed_fixes_the_move() {
     let stop = AtomicBool::new(false);
@@ -22,18 +42,7 @@ fn the_root_strategy_sums_to_one_and_the_seed_fixes_the_move() {
     };
     for pos in positions() {
         for side in [Side::White, Side::Black] {
-            let pick = |seed: u64| {
-                choose(
-                    &pos,
-                    side,
-                    &[],
-                    limits,
-                    &stop,
-                    &mut Rng::new(seed),
-                    &mut |_| {},
-                )
-                .unwrap()
-            };
+            let pick = |seed: u64| chosen(&pos, side, limits, &stop, seed);
             let a = pick(42);
             let total: f64 = a.strategy.iter().map(|s| s.1).sum();
             assert!((total - 1.0).abs() < 1e-9, "{total}");
@@ -45,18 +54,9 @@ fn the_root_strategy_sums_to_one_and_the_seed_fixes_the_move() {
     let pos = seed("n1p1n/p1p1p/1P3/P3P/N2PN");
     let moves: std::collections::HashSet<String> = (0..40)
         .map(|seed| {
-            choose(
-                &pos,
-                Side::Black,
-                &[],
-                limits,
-                &stop,
-                &mut Rng::new(seed),
-                &mut |_| {},
-            )
-            .unwrap()
-            .mv
-            .to_string()
+            chosen(&pos, Side::Black, limits, &stop, seed)
+                .mv
+                .to_string()
         })
         .collect();
     assert!(moves.len() > 1, "{moves:?}");
