@@ -154,6 +154,36 @@ fn move_arg(args: &mut Args<'_>) -> Result<WireMove, CommandError> {
     args.value("", "a move", parse_move)
 }
 
+/// The pattern of the commands in [`BARE`], the ones without arguments: written once, so that
+/// the printer's match names every command without a wildcard (a new command must be placed).
+macro_rules! bare {
+    () => {
+        CecpCommand::Xboard
+            | CecpCommand::New
+            | CecpCommand::Quit
+            | CecpCommand::Random
+            | CecpCommand::Force
+            | CecpCommand::Go
+            | CecpCommand::PlayOther
+            | CecpCommand::MoveNow
+            | CecpCommand::Draw
+            | CecpCommand::Hint
+            | CecpCommand::Bk
+            | CecpCommand::Undo
+            | CecpCommand::Remove
+            | CecpCommand::Hard
+            | CecpCommand::Easy
+            | CecpCommand::Post
+            | CecpCommand::NoPost
+            | CecpCommand::Analyze
+            | CecpCommand::Exit
+            | CecpCommand::Dot
+            | CecpCommand::Computer
+            | CecpCommand::Display
+            | CecpCommand::Help
+    };
+}
+
 /// The commands without arguments, each with its word (one table for the parser and the
 /// printer).
 const BARE: [(&str, CecpCommand); 23] = [
@@ -272,29 +302,7 @@ impl fmt::Display for CecpCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CecpCommand as C;
         match self {
-            C::Xboard
-            | C::New
-            | C::Quit
-            | C::Random
-            | C::Force
-            | C::Go
-            | C::PlayOther
-            | C::MoveNow
-            | C::Draw
-            | C::Hint
-            | C::Bk
-            | C::Undo
-            | C::Remove
-            | C::Hard
-            | C::Easy
-            | C::Post
-            | C::NoPost
-            | C::Analyze
-            | C::Exit
-            | C::Dot
-            | C::Computer
-            | C::Display
-            | C::Help => {
+            bare!() => {
                 let word = BARE.iter().find(|(_, c)| c == self).map(|(w, _)| *w);
                 f.write_str(word.unwrap_or_default())
             }
