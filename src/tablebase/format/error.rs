@@ -151,11 +151,7 @@ impl fmt::Display for ReadError {
             ReadError::Length { got, expected } => write!(
                 f,
                 "{got} bytes, the header says {expected} ({})",
-                if got < expected {
-                    "truncated"
-                } else {
-                    "trailing bytes"
-                }
+                length_fault(*got, *expected)
             ),
             ReadError::Checksum => write!(f, "checksum mismatch: the file is corrupt"),
             ReadError::Entry {
@@ -175,6 +171,15 @@ impl fmt::Display for ReadError {
             ),
             ReadError::Value { index, q } => write!(f, "value {index} is {q}, more than 2^31"),
         }
+    }
+}
+
+/// What a file of `got` bytes has, against the `expected` of its header.
+fn length_fault(got: usize, expected: usize) -> &'static str {
+    if got < expected {
+        "truncated"
+    } else {
+        "trailing bytes"
     }
 }
 
