@@ -47,6 +47,7 @@
 //! Payoffs must be finite (no NaN or infinities; checked by `debug_assert!` only), and so must
 //! the difference between the largest and the smallest.
 
+use check::{ACCEPT, MAGNITUDE, bracket, gap};
 use dd::Dd;
 use simplex::{Rules, Run, Scalar, Tableau};
 
@@ -77,12 +78,6 @@ pub fn solve(payoff: &[f64], rows: usize, cols: usize) -> Solution {
     solver.into_solution()
 }
 
-/// A solution is accepted when its strategies' guarantees, computed on the payoffs as given,
-/// lie within this many times the payoff range of each other: well above the rounding of a
-/// correct `f64` solve, far below the errors the check is there to catch (0.01 to 0.9).
-const ACCEPT: f64 = 1e-12;
-/// ... and this many times the payoffs' magnitude (64 ulps), the rounding of the check itself.
-const MAGNITUDE: f64 = 64.0 * f64::EPSILON;
 /// Tolerance of the `f64` tableau (see [`simplex::Rules::eps`]).
 const EPS: f64 = 1e-9;
 /// Tolerances of the double-double tableau, tried in turn: the first is far above its
@@ -360,34 +355,6 @@ fn normalise_both(sol: &mut Solution) -> Result<(), &'static str> {
     }
 }
 
-/// How far `sol`'s strategies are from an equilibrium of the game: the width of their
-/// [`bracket`] (≥ 0 up to rounding).
-fn gap(payoff: &[f64], sol: &Solution, earned: &mut Vec<f64>) -> f64 {
-    let (lo, hi) = bracket(payoff, sol, earned);
-    hi - lo
-}
-
-/// The least the row strategy earns against a column and the most the column strategy
-/// concedes to a row: the game's value lies between the two. `earned` is a workspace.
-fn bracket(payoff: &[f64], sol: &Solution, earned: &mut Vec<f64>) -> (f64, f64) {
-    let cols = sol.cols.len();
-    earned.clear();
-    earned.resize(cols, 0.0);
-    let mut conceded = f64::NEG_INFINITY;
-    for (row, &x) in payoff.chunks_exact(cols).zip(&sol.rows) {
-        let mut c = 0.0;
-        for ((&a, &y), e) in row.iter().zip(&sol.cols).zip(earned.iter_mut()) {
-            c += a * y;
-            *e += x * a;
-        }
-        conceded = conceded.max(c);
-    }
-    (
-        earned.iter().copied().fold(f64::INFINITY, f64::min),
-        conceded,
-    )
-}
-
 /// Scales `v` to sum to 1; false if its sum is not positive.
 fn normalise(v: &mut [f64]) -> bool {
     let sum: f64 = v.iter().sum();
@@ -399,6 +366,7 @@ fn normalise(v: &mut [f64]) -> bool {
     true
 }
 
+mod check;
 mod dd;
 mod simplex;
 #[cfg(test)]
