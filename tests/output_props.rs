@@ -13,7 +13,7 @@ use props::{reads_back, round_trips, token, turn, wire_move};
 use quill::notation::{WireMove, WireTurn, parse_turn};
 use quill::player::Score;
 use quill::protocol::cecp::{self, CecpMove, Feature, FeatureValue, Pv, Thinking, WireResult};
-use quill::protocol::uci::{self, Bound, Info, InfoScore, OptionKind, UciOption};
+use quill::protocol::uci::{self, Info, InfoScore, OptionKind, ScoreBound, UciOption};
 
 /// Free text: printable ASCII with inner runs of spaces, no surrounding space, non-empty.
 fn text() -> impl Strategy<Value = String> {
@@ -68,7 +68,10 @@ fn info_score() -> impl Strategy<Value = InfoScore> {
         any::<i32>().prop_map(Score::Cp),
         any::<i32>().prop_map(Score::Mate)
     ];
-    let bound = option::of(prop_oneof![Just(Bound::Lower), Just(Bound::Upper)]);
+    let bound = option::of(prop_oneof![
+        Just(ScoreBound::Lower),
+        Just(ScoreBound::Upper)
+    ]);
     (value, bound).prop_map(|(value, bound)| InfoScore { value, bound })
 }
 

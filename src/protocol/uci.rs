@@ -13,7 +13,9 @@ use crate::notation::{WireTurn, parse_turn};
 
 pub use go::GoParams;
 use go::parse_go;
-pub use output::{Bound, EngineLine, Info, InfoScore, OptionKind, UciOption, parse_engine_line};
+pub use output::{
+    EngineLine, Info, InfoScore, OptionKind, ScoreBound, UciOption, parse_engine_line,
+};
 pub(crate) use output::{format_strategy, parse_strategy};
 
 /// A command sent by a UCI GUI.

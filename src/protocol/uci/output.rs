@@ -14,7 +14,7 @@ use super::super::{Args, CommandError, whole_i64};
 use crate::notation::{WireMove, parse_move};
 
 use self::info::parse_info;
-pub use self::info::{Bound, Info, InfoScore};
+pub use self::info::{Info, InfoScore, ScoreBound};
 
 /// A line a UCI engine prints.
 #[derive(Clone, Debug, PartialEq)]

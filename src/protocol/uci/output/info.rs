@@ -8,7 +8,7 @@ use crate::protocol::{Args, CommandError, whole_i64, whole_u32, whole_u64};
 
 /// Which side of the true score an `info` score is (UCI `lowerbound`, `upperbound`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub enum ScoreBound {
     /// `lowerbound`: the score is at least this.
     Lower,
     /// `upperbound`: the score is at most this.
@@ -21,7 +21,7 @@ pub struct InfoScore {
     /// Centipawns or moves to mate, from the engine's side.
     pub value: Score,
     /// Whether it is only a bound.
-    pub bound: Option<Bound>,
+    pub bound: Option<ScoreBound>,
 }
 
 /// The figures of an `info` line; every field is optional, printed in this order.
@@ -55,11 +55,11 @@ pub struct Info {
     pub string: Option<String>,
 }
 
-impl fmt::Display for Bound {
+impl fmt::Display for ScoreBound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Bound::Lower => "lowerbound",
-            Bound::Upper => "upperbound",
+            ScoreBound::Lower => "lowerbound",
+            ScoreBound::Upper => "upperbound",
         })
     }
 }
@@ -169,8 +169,8 @@ fn parse_score(args: &mut Args<'_>) -> Result<InfoScore, CommandError> {
         other => return Err(args.malformed(format!("score needs cp or mate, got '{other}'"))),
     };
     let bound = match args.peek() {
-        Some("lowerbound") => Some(Bound::Lower),
-        Some("upperbound") => Some(Bound::Upper),
+        Some("lowerbound") => Some(ScoreBound::Lower),
+        Some("upperbound") => Some(ScoreBound::Upper),
         _ => None,
     };
     if bound.is_some() {
