@@ -1,6 +1,6 @@
-//! The property-test harness the protocol's command tests (`protocol_props.rs`) and its output
-//! tests (`output_props.rs`) share, declared in each with `#[path = "common/props.rs"] mod
-//! props;`: the strategies for the wire's squares, moves and turns, and the check that a line a
+//! The property-test harness the protocol's command tests (`protocol_props/`) and its output
+//! tests (`output_props.rs`) share, declared in each as `mod props;` with a `#[path]` to this
+//! file: the strategies for the wire's squares, moves and turns, and the check that a line a
 //! parser accepts prints back to a line that parses to the same value.
 
 use std::fmt::{Debug, Display};
@@ -8,7 +8,6 @@ use std::fmt::{Debug, Display};
 use proptest::option;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
-
 use quill::geometry::Square;
 use quill::notation::{Leg, WireMove, WireTurn};
 
