@@ -1,0 +1,107 @@
+//! Values against the independent Python solver `tests/reference/tablebase_ref.py`: both rule
+//! sets' 3-piece tables on a random sample, and the slow family by strategy iteration.
+
+use super::*;
+
+use quill::tablebase::{Tablebase, build, index::Signature};
+use quill::variants::apocalypse::{Position, Rules};
+
+#[test]
+fn values_agree_with_the_python_solver() {
+    let mut rng = Rng(14);
+    let mut requests = String::new();
+    let tables: Vec<(Rules, Tablebase)> = [Rules::Seed, Rules::Classic]
+        .into_iter()
+        .map(|r| (r, table(r)))
+        .collect();
+    for (r, t) in &tables {
+        for pos in sample(t, &mut rng, 4, 4) {
+            requests += &format!("{} {}\n", rules_name(*r), with_penalties(&pos, &mut rng));
+        }
+    }
+    let Some(text) = python(&[], &requests) else {
+        return;
+    };
+    let mut blocks = 0;
+    let mut compared = 0;
+    let mut request = requests.lines();
+    let mut rules = Rules::Seed;
+    let mut fresh = true;
+    for line in text.lines() {
+        if fresh {
+            let r = request.next().expect("a reply per request");
+            rules = if r.starts_with("apocalypse-classic") {
+                Rules::Classic
+            } else {
+                Rules::Seed
+            };
+            fresh = false;
+        }
+        if let Some(status) = line.split(' ').next().filter(|w| w.ends_with("converged")) {
+            assert_eq!(
+                status, "converged",
+                "the Python solver did not converge: {line}"
+            );
+            blocks += 1;
+            fresh = true;
+            continue;
+        }
+        let (fen, value) = line.rsplit_once(' ').unwrap();
+        let expected: f64 = value.parse().unwrap();
+        let pos = Position::from_fen(rules, fen).unwrap();
+        let t = &tables.iter().find(|(r, _)| *r == rules).unwrap().1;
+        let got = t.value(&pos).expect("a reachable position is in the table");
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "{}: {fen}: table {got}, Python {expected}",
+            rules_name(rules)
+        );
+        compared += 1;
+    }
+    assert_eq!(blocks, requests.lines().count());
+    assert!(compared > 100, "only {compared} positions compared");
+    eprintln!("{compared} positions compared with the Python solver");
+}
+
+/// The slow family (a footman and a horseman each): value iteration with strategy-iteration
+/// rounds (`quill::tablebase::exact`) against the Python solver's own strategy iteration
+/// (`--strategy-iteration`) on every position reachable from one root, 25,631 of them.
+#[test]
+fn the_slow_family_agrees_with_the_python_solver() {
+    let root = "4n/5/2p2/2P2/N4 w - - 0 1 0/0";
+    let one = Signature {
+        wf: 1,
+        wh: 1,
+        bf: 1,
+        bh: 1,
+    };
+    let t = build::build_family(Rules::Seed, &[one], 200, &mut |_| {})
+        .expect("the family builds")
+        .table;
+    assert!(t.residual() <= 1e-12, "residual {:.2e}", t.residual());
+    let Some(text) = python(&["--strategy-iteration"], &format!("apocalypse {root}\n")) else {
+        return;
+    };
+    let mut compared = 0;
+    let mut worst: f64 = 0.0;
+    for line in text.lines() {
+        if line.starts_with("converged") || line.starts_with("not-converged") {
+            assert!(line.starts_with("converged"), "Python: {line}");
+            continue;
+        }
+        let (fen, value) = line.rsplit_once(' ').unwrap();
+        let expected: f64 = value.parse().unwrap();
+        let pos = Position::from_fen(Rules::Seed, fen).unwrap();
+        let got = t
+            .value(&pos)
+            .expect("a reachable position is in the family");
+        worst = worst.max((got - expected).abs());
+        compared += 1;
+    }
+    assert!(compared > 1000, "only {compared} positions compared");
+    assert!(
+        worst <= 1e-8,
+        "largest difference {worst:.2e} over {compared} positions"
+    );
+    eprintln!("{compared} positions compared, largest difference {worst:.2e}");
+}
