@@ -4,36 +4,42 @@
 use super::*;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use quill::referee::results::{GameRecord, read_all};
 
-/// Plays as a person: waits for the prompt, types the first legal move shown (after a line of
-/// garbage and an illegal move at the first prompt, which must be refused and asked again).
-fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
-    let dir = scratch(&format!("human-{variant}"));
+/// A one-game `quill match` in `dir` with a person (`human name=me`) in the first seat and
+/// `args` after it (the variant and the other seat), with the person's terminal piped.
+fn person_at_terminal(dir: &Path, args: &[&str]) -> (Child, ChildStdin, BufReader<ChildStdout>) {
     let mut child = Command::new(QUILL)
-        .args([
-            "match",
-            "--variant",
-            variant,
-            "--games",
-            "1",
-            "--max-turns",
-            "3",
-            "--engine",
-            "human name=me",
-            "--engine",
-            engine_words,
-        ])
-        .current_dir(&dir)
+        .args(["match", "--games", "1", "--engine", "human name=me"])
+        .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, stdout)
+}
+
+/// Plays as a person: waits for the prompt, types the first legal move shown (after a line of
+/// garbage and an illegal move at the first prompt, which must be refused and asked again).
+fn human_game(variant: &str, engine_words: &str) -> (String, Vec<GameRecord>) {
+    let dir = scratch(&format!("human-{variant}"));
+    let (mut child, mut stdin, stdout) = person_at_terminal(
+        &dir,
+        &[
+            "--variant",
+            variant,
+            "--max-turns",
+            "3",
+            "--engine",
+            engine_words,
+        ],
+    );
     let mut seen = String::new();
     let mut legal: Vec<String> = Vec::new();
     let mut first = true;
@@ -119,26 +125,9 @@ fn a_person_plays_an_alternating_game_at_the_terminal() {
 /// turn) and returns what the person was shown.
 fn scripted_human_game(script: &[&str]) -> String {
     let dir = scratch("human-script");
-    let mut child = Command::new(QUILL)
-        .args([
-            "match",
-            "--variant",
-            "gladiator",
-            "--games",
-            "1",
-            "--engine",
-            "human name=me",
-            "--engine",
-            &format!("cmd={QUILL} name=quill depth=1"),
-        ])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let engine = format!("cmd={QUILL} name=quill depth=1");
+    let (mut child, mut stdin, stdout) =
+        person_at_terminal(&dir, &["--variant", "gladiator", "--engine", &engine]);
     let mut seen = String::new();
     let mut script = script.iter();
     for line in stdout.lines() {
