@@ -151,3 +151,20 @@ fn a_live_king_needs_two_capturers() {
     let dead = Position::from_fen("7/7/3G3/7/6K/*******/*******/*k4*/*5*/*4W*/*5* w - - 0 1");
     assert!(dead.unwrap().can_win(Side::White));
 }
+
+#[test]
+fn a_king_and_pagan_each_is_drawn_for_both() {
+    // How 12 of the 18 capped self-play games ended (protocol-docs/variants/pagan.md, "What
+    // self-play shows"): each side a live king and one Pagan, the rest dead. Each side has
+    // mating units (its Pagan, its dead pieces) but one capturer only, its Pagan, and a
+    // lone Pagan never captures a king that takes care: neither side can win.
+    let fen = "k6/7/2g1G2/7/6K/*******/*******/*a3A*/*p3P*/*5*/*5* w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(pos.mating_force(Side::White) >= 2 && pos.mating_force(Side::Black) >= 2);
+    assert!(!pos.can_win(Side::White));
+    assert!(!pos.can_win(Side::Black));
+    // A second Pagan (a promoted pawn, here on the dead board: it comes back) is a second
+    // capturer: that side can win again.
+    let fen = "k6/7/2g1G2/7/6K/*******/*******/*a3A*/*p3G*/*5*/*5* w - - 0 1";
+    assert!(Position::from_fen(fen).unwrap().can_win(Side::White));
+}
