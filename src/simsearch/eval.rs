@@ -70,14 +70,14 @@ pub struct Weights {
 /// The weights the search plays with under the seed rules (`apocalypse`).
 pub const SEED_WEIGHTS: Weights = Weights {
     footman: 100,
-    lone_footman: -40,
-    horseman: 125,
-    exposed_horseman: -30,
-    hit_footman: -15,
-    hit_lone_footman: -60,
+    lone_footman: -55,
+    horseman: 108,
+    exposed_horseman: -20,
+    hit_footman: -23,
+    hit_lone_footman: -90,
     penalty: -150,
-    advance: 5,
-    mobility: 2,
+    advance: -4,
+    mobility: 3,
 };
 
 /// The weights the search plays with under Elliott's rules (`apocalypse-classic`).
