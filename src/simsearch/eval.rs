@@ -150,7 +150,7 @@ impl Weights {
 }
 
 /// The evaluation's terms, White's minus Black's, in the order of [`Weights::to_array`]:
-/// [`balance`] is their dot product with the position's [`weights`].
+/// the search's balance is their dot product with the position's [`weights`].
 pub fn eval_terms(p: &Position) -> [i32; TERMS] {
     let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
     let (tw, tb) = (
