@@ -1,8 +1,12 @@
-//! `quill tune`: fits the Gladiator/Brawl evaluation's weights to the results of games
-//! (Texel's method).
+//! `quill tune`: fits an evaluation's weights to the results of games (Texel's method):
+//! Gladiator/Brawl's, or Apocalypse's (both rule sets), whichever the games' `[Variant]`
+//! names. Each evaluation is a [`model::Tunable`]: linear in its weights, with their names,
+//! current values and ranges.
 //!
-//! Every quiet position of the games (no capture for the side to move, past the opening
-//! plies) is labelled with the game's result for the side to move (1, ½, 0). The evaluation
+//! Every quiet position of the games (Gladiator/Brawl: no capture for the side to move;
+//! Apocalypse: every position), past the opening plies, is labelled with the game's result
+//! (1, ½, 0) for the side the evaluation is for (Gladiator/Brawl: the side to move;
+//! Apocalypse: White). The evaluation
 //! `e` under weights `w` predicts that result as `σ(K·e/400)`, `σ(x) = 1/(1+e^−x)`; the error
 //! is the mean squared difference. First `K` is fitted to the current weights (golden-section
 //! search). Then, with `K` fixed, each round:
@@ -10,13 +14,15 @@
 //! - measures the error's gradient for every weight and how sure it is: the gradient summed per
 //!   game, its mean over the games divided by its standard error (`z`). Only weights with
 //!   `|z| ≥ --min-z` move: a weight whose gradient the games do not agree on is noise to fit;
-//! - moves each such weight to the best integer within `--radius` of its current value (a line
-//!   search per weight, repeated over the weights until none moves), minimising the error plus
-//!   `--lambda·Σ((w − w₀)/100)²`, a pull toward the current weights `w₀`.
+//! - moves each such weight to the best integer within `--radius` of its current value and
+//!   inside its range (a line search per weight, repeated over the weights until none moves),
+//!   minimising the error plus `--lambda·Σ((w − w₀)/100)²`, a pull toward the current
+//!   weights `w₀`.
 //!
 //! Later rounds refit `K` first. The evaluation is linear in its weights
-//! ([`quill::variants::gladiator::Position::eval_terms`]), so each position's terms are computed once per round; a round
-//! recomputes them, since which supporter powers a pawn best depends on the weights.
+//! ([`quill::variants::gladiator::Position::eval_terms`], [`quill::simsearch::eval::eval_terms`]),
+//! so each position's terms are computed once per round; a round recomputes them, since which
+//! supporter powers a Gladiator pawn best depends on the weights.
 //!
 //! A game whose moves repeat an earlier one (a deterministic engine playing itself repeats the
 //! game of each pair) is read once. A tenth of the openings (by a hash of the `[FEN]`, so both
@@ -28,6 +34,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,11 +42,14 @@ use clap::Args;
 
 mod data;
 mod error;
+mod model;
 
 use data::{Data, Sample};
-use error::{OutOfRange, TuneError};
+use error::{GameFault, OutOfRange, TuneError};
+use model::Tunable;
 
-use quill::variants::gladiator_play::{EVAL_TERMS, EvalWeights, WEIGHTS};
+use quill::variant::Variant;
+use quill::variants::{apocalypse, gladiator};
 
 /// The most positions kept (each costs about 60 bytes).
 const MAX_POSITIONS: usize = 4_000_000;
@@ -50,14 +60,16 @@ const MAX_ROUNDS: u32 = 10;
 /// Sweeps of the line search over the weights per round, at most.
 const MAX_SWEEPS: usize = 50;
 
-/// `quill tune`: fit the Gladiator/Brawl evaluation's weights to games' results.
+/// `quill tune`: fit an evaluation's weights (Gladiator/Brawl's or Apocalypse's) to games'
+/// results.
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// PGN files written by `quill match --pgn` (Gladiator or Brawl games).
+    /// PGN files written by `quill match --pgn`: Gladiator and Brawl games, or Apocalypse
+    /// games of either rule set (the first game's variant decides which evaluation is fitted).
     #[arg(required = true, value_name = "PGN")]
     pgn: Vec<PathBuf>,
 
-    /// Plies from each game's start whose positions are left out (the random opening).
+    /// Plies (turns) from each game's start whose positions are left out (the random opening).
     #[arg(long, default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(..=1000))]
     skip_plies: u32,
@@ -108,26 +120,26 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The evaluation of a sample under weights `w` (as [`quill::variants::gladiator::Position::evaluate`] computes it).
-fn eval(s: &Sample, w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
+/// The evaluation of a sample under weights `w` (as the variant's evaluation computes it).
+fn eval<P>(s: &Sample<P>, w: &[i32]) -> f64 {
     let dot: i32 = s.terms.iter().zip(w).map(|(t, w)| t * w).sum();
-    f64::from(100 * s.pawns + tempo + dot)
+    f64::from(s.fixed + dot)
 }
 
 /// The mean squared error of the predictions `σ(K·e/400)`.
-fn error(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32, k: f64) -> f64 {
+fn error<P>(samples: &[Sample<P>], w: &[i32], k: f64) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
     let sum: f64 = samples
         .iter()
-        .map(|s| (s.result - sigmoid(k * eval(s, w, tempo) / 400.0)).powi(2))
+        .map(|s| (s.result - sigmoid(k * eval(s, w) / 400.0)).powi(2))
         .sum();
     sum / samples.len() as f64
 }
 
 /// The pull toward the current weights: `λ·Σ((w − w₀)/100)²`.
-fn penalty(w: &[i32; EVAL_TERMS], centre: &[i32; EVAL_TERMS], lambda: f64) -> f64 {
+fn penalty(w: &[i32], centre: &[i32], lambda: f64) -> f64 {
     let sum: f64 = w
         .iter()
         .zip(centre)
@@ -137,13 +149,13 @@ fn penalty(w: &[i32; EVAL_TERMS], centre: &[i32; EVAL_TERMS], lambda: f64) -> f6
 }
 
 /// The `K` of the smallest error, by golden-section search over [0.05, 20].
-fn fit_k(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
+fn fit_k<P>(samples: &[Sample<P>], w: &[i32]) -> f64 {
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let (mut a, mut b) = (0.05f64, 20.0f64);
     for _ in 0..60 {
         let c = b - g * (b - a);
         let d = a + g * (b - a);
-        if error(samples, w, tempo, c) < error(samples, w, tempo, d) {
+        if error(samples, w, c) < error(samples, w, d) {
             b = d;
         } else {
             a = c;
@@ -156,31 +168,27 @@ fn fit_k(samples: &[Sample], w: &[i32; EVAL_TERMS], tempo: i32) -> f64 {
 /// the gradient, their mean over the games divided by its standard error. Games count
 /// alike, whatever their length, so that a long game's many similar positions do not pass for
 /// many independent witnesses.
-fn gradient(
-    samples: &[Sample],
-    w: &[i32; EVAL_TERMS],
-    tempo: i32,
-    k: f64,
-) -> ([f64; EVAL_TERMS], [f64; EVAL_TERMS]) {
-    let mut per_game: Vec<(usize, [f64; EVAL_TERMS])> = Vec::new();
-    let mut total = [0.0; EVAL_TERMS];
+fn gradient<P>(samples: &[Sample<P>], w: &[i32], k: f64) -> (Vec<f64>, Vec<f64>) {
+    let n_terms = w.len();
+    let mut per_game: Vec<(usize, Vec<f64>)> = Vec::new();
+    let mut total = vec![0.0; n_terms];
     for s in samples {
-        let p = sigmoid(k * eval(s, w, tempo) / 400.0);
+        let p = sigmoid(k * eval(s, w) / 400.0);
         let d = 2.0 * (p - s.result) * p * (1.0 - p) * k / 400.0;
         if per_game.last().is_none_or(|(g, _)| *g != s.game) {
-            per_game.push((s.game, [0.0; EVAL_TERMS]));
+            per_game.push((s.game, vec![0.0; n_terms]));
         }
         let (_, g) = per_game.last_mut().expect("pushed above");
-        for i in 0..EVAL_TERMS {
-            let term = d * f64::from(s.terms[i]);
+        for (i, t) in s.terms.iter().enumerate() {
+            let term = d * f64::from(*t);
             g[i] += term;
             total[i] += term;
         }
     }
     let n = samples.len().max(1) as f64;
-    let grad = total.map(|t| t / n);
+    let grad = total.iter().map(|t| t / n).collect();
     let games = per_game.len() as f64;
-    let mut z = [0.0; EVAL_TERMS];
+    let mut z = vec![0.0; n_terms];
     if games >= 2.0 {
         for (i, z) in z.iter_mut().enumerate() {
             let mean = per_game.iter().map(|(_, g)| g[i]).sum::<f64>() / games;
@@ -197,30 +205,36 @@ fn gradient(
 }
 
 /// The settings of one round's weight search.
-struct Search<'a> {
-    samples: &'a [Sample],
-    centre: &'a [i32; EVAL_TERMS],
+struct Search<'a, P> {
+    samples: &'a [Sample<P>],
+    centre: &'a [i32],
+    /// The values each weight may take, whatever the radius.
+    ranges: &'a [RangeInclusive<i32>],
     radius: i32,
     lambda: f64,
-    tempo: i32,
     k: f64,
 }
 
-impl Search<'_> {
+impl<P> Search<'_, P> {
     /// The objective: the error plus the pull toward the centre.
-    fn objective(&self, w: &[i32; EVAL_TERMS]) -> f64 {
-        error(self.samples, w, self.tempo, self.k) + penalty(w, self.centre, self.lambda)
+    fn objective(&self, w: &[i32]) -> f64 {
+        error(self.samples, w, self.k) + penalty(w, self.centre, self.lambda)
     }
 
-    /// Moves each weight in `free` to the integer within `radius` of the centre that
-    /// minimises the objective, the others held, over and over until no weight moves.
-    fn line_search(&self, w: &mut [i32; EVAL_TERMS], free: &[bool; EVAL_TERMS]) {
+    /// Moves each weight in `free` to the integer within `radius` of the centre and inside
+    /// its range that minimises the objective, the others held, over and over until no weight
+    /// moves.
+    fn line_search(&self, w: &mut [i32], free: &[bool]) {
         for _ in 0..MAX_SWEEPS {
             let mut moved = false;
-            for i in (0..EVAL_TERMS).filter(|&i| free[i]) {
+            for i in (0..w.len()).filter(|&i| free[i]) {
                 let mut best = (self.objective(w), w[i]);
-                let mut trial = *w;
-                for v in self.centre[i] - self.radius..=self.centre[i] + self.radius {
+                let mut trial = w.to_vec();
+                let (low, high) = (
+                    (self.centre[i] - self.radius).max(*self.ranges[i].start()),
+                    (self.centre[i] + self.radius).min(*self.ranges[i].end()),
+                );
+                for v in low..=high {
                     trial[i] = v;
                     let e = self.objective(&trial);
                     if e < best.0 {
@@ -251,32 +265,69 @@ pub fn run_tune(args: &TuneArgs) -> ExitCode {
 }
 
 fn tune(args: &TuneArgs) -> Result<(), TuneError> {
+    let texts = read(args)?;
     // The report is written at the end, in one piece; a closed stdout (`| head`) is no error.
     let mut out = String::new();
-    let report = read(args).and_then(|data| fit(args, data, &mut out));
+    let report = match family(&texts)? {
+        Family::Gladiator => fit::<gladiator::Position>(args, &texts, &mut out),
+        Family::Apocalypse => fit::<apocalypse::Position>(args, &texts, &mut out),
+    };
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     report
 }
 
+/// The evaluations `quill tune` fits.
+enum Family {
+    /// Gladiator's and Brawl's.
+    Gladiator,
+    /// Apocalypse's, both rule sets.
+    Apocalypse,
+}
+
+/// The family of the first game of the first file.
+fn family(texts: &[(PathBuf, String)]) -> Result<Family, TuneError> {
+    for (path, text) in texts {
+        for (index, game) in data::games(text).enumerate() {
+            let fault = |fault| TuneError::Game(path.clone(), index + 1, Box::new(fault));
+            let Some(variant) = data::variant_of(game).map_err(fault)? else {
+                continue;
+            };
+            return match variant {
+                Variant::Gladiator | Variant::Brawl => Ok(Family::Gladiator),
+                Variant::Apocalypse | Variant::ApocalypseClassic => Ok(Family::Apocalypse),
+                Variant::Pagan => Err(fault(GameFault::Family(variant))),
+            };
+        }
+    }
+    Err(TuneError::NoPositions)
+}
+
 /// Reads every PGN file.
-fn read(args: &TuneArgs) -> Result<Data, TuneError> {
-    let mut data = Data::default();
+fn read(args: &TuneArgs) -> Result<Vec<(PathBuf, String)>, TuneError> {
+    let mut texts = Vec::new();
     for path in &args.pgn {
         let io = |e| TuneError::Io(path.clone(), e);
         let size = std::fs::metadata(path).map_err(io)?.len();
         if size > MAX_PGN_BYTES {
             return Err(TuneError::TooBig(path.clone(), size));
         }
-        let text = std::fs::read_to_string(path).map_err(io)?;
-        data.read(&text, args.skip_plies, path)?;
+        texts.push((path.clone(), std::fs::read_to_string(path).map_err(io)?));
+    }
+    Ok(texts)
+}
+
+fn fit<P: Tunable>(
+    args: &TuneArgs,
+    texts: &[(PathBuf, String)],
+    out: &mut String,
+) -> Result<(), TuneError> {
+    let mut data = Data::<P>::default();
+    for (path, text) in texts {
+        data.read(text, args.skip_plies, path)?;
     }
     if data.fit.is_empty() {
         return Err(TuneError::NoPositions);
     }
-    Ok(data)
-}
-
-fn fit(args: &TuneArgs, mut data: Data, out: &mut String) -> Result<(), TuneError> {
     let _ = writeln!(
         out,
         "{} games ({} repeats left out): {} quiet positions to fit, {} held out (a tenth of \
@@ -286,33 +337,45 @@ fn fit(args: &TuneArgs, mut data: Data, out: &mut String) -> Result<(), TuneErro
         data.fit.len(),
         data.held.len()
     );
-    let tempo = WEIGHTS.tempo;
-    let start = WEIGHTS.to_array();
-    let mut k = fit_k(&data.fit, &start, tempo);
+    let set = data.weight_set.ok_or(TuneError::NoPositions)?;
+    let start = P::current(set);
+    let ranges: Vec<_> = (0..start.len()).map(P::range).collect();
+    let mut k = fit_k(&data.fit, &start);
     let _ = writeln!(
         out,
         "K = {k:.4}; error with the current weights: fit {:.6}, held out {:.6}",
-        error(&data.fit, &start, tempo, k),
-        error(&data.held, &start, tempo, k)
+        error(&data.fit, &start, k),
+        error(&data.held, &start, k)
     );
-    let mut w = start;
-    let z0 = gradient(&data.fit, &start, tempo, k).1;
+    if let Some(search_k) = P::SEARCH_K {
+        let _ = writeln!(
+            out,
+            "the search reads evaluations at K = {search_k}: error there fit {:.6}, held out {:.6}",
+            error(&data.fit, &start, search_k),
+            error(&data.held, &start, search_k)
+        );
+    }
+    let mut w = start.clone();
+    let z0 = gradient(&data.fit, &start, k).1;
     for round in 1..=args.rounds {
         if round > 1 {
-            let weights = EvalWeights::from_array(w, tempo);
             for s in data.fit.iter_mut().chain(data.held.iter_mut()) {
-                s.terms = s.position.eval_terms(&weights);
+                (s.fixed, s.terms) = s.position.terms(&w);
             }
-            k = fit_k(&data.fit, &w, tempo);
+            k = fit_k(&data.fit, &w);
         }
-        let z = gradient(&data.fit, &w, tempo, k).1;
-        let free = z.map(|z| z.abs() >= args.min_z);
+        let z = gradient(&data.fit, &w, k).1;
+        let free: Vec<bool> = z
+            .iter()
+            .zip(&ranges)
+            .map(|(z, r)| z.abs() >= args.min_z && r.start() < r.end())
+            .collect();
         let search = Search {
             samples: &data.fit,
             centre: &start,
+            ranges: &ranges,
             radius: args.radius,
             lambda: args.lambda,
-            tempo,
             k,
         };
         search.line_search(&mut w, &free);
@@ -320,20 +383,20 @@ fn fit(args: &TuneArgs, mut data: Data, out: &mut String) -> Result<(), TuneErro
             out,
             "round {round}: K = {k:.4}, {} weights free, error fit {:.6}, held out {:.6}",
             free.iter().filter(|&&f| f).count(),
-            error(&data.fit, &w, tempo, k),
-            error(&data.held, &w, tempo, k)
+            error(&data.fit, &w, k),
+            error(&data.held, &w, k)
         );
     }
     // z: how many standard errors the error's gradient at the current weights is from 0.
     let _ = writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>8}",
+        "{:<18} {:>8} {:>8} {:>8}",
         "weight", "now", "fitted", "z now"
     );
-    for (i, name) in EvalWeights::NAMES.iter().enumerate() {
-        let _ = writeln!(out, "{name:<14} {:>8} {:>8} {:>8.2}", start[i], w[i], z0[i]);
+    for (i, name) in P::NAMES.iter().enumerate() {
+        let _ = writeln!(out, "{name:<18} {:>8} {:>8} {:>8.2}", start[i], w[i], z0[i]);
     }
-    let _ = writeln!(out, "{:#?}", EvalWeights::from_array(w, tempo));
+    let _ = writeln!(out, "{}", P::show(set, &w));
     Ok(())
 }
 

@@ -9,7 +9,7 @@
 use std::sync::LazyLock;
 
 use crate::variant::Side;
-use crate::variants::apocalypse::{End, KNIGHT, Position};
+use crate::variants::apocalypse::{End, KNIGHT, Position, Rules};
 
 /// The exact payoff of a finished game, `None` while it goes on.
 pub(crate) fn terminal(p: &Position) -> Option<f64> {
@@ -28,16 +28,136 @@ pub fn evaluate(p: &Position) -> f64 {
 /// A static estimate for a game still going on, strictly between 0 and 1: a logistic of a
 /// material balance in footman units.
 ///
-/// Terms, for each side: footmen 1 each (a side whose last footman goes loses, so a lone
-/// footman is worth 0.4 less), horsemen 1.25 each, a penalty point −1.5 (a second one loses),
-/// footman advance 0.05 a rank (none for a lone footman: pushing it only brings it to the
-/// far rank, where it promotes away the side's last footman or sticks), and horseman
-/// mobility 0.02 a square. A horseman standing where an enemy footman captures it next turn
-/// is worth 0.3 less (knight safety); a footman an enemy horseman attacks 0.15 less, and a
-/// lone one 0.6 less (its capture ends the game). Without the threat terms a threat that
+/// Terms, for each side (their weights, in hundredths of a footman, are [`weights`], one set
+/// per rule set, fitted by `quill tune`): each footman (a side whose last footman goes loses,
+/// so a lone footman has its own weight), each horseman, each penalty point (a second one
+/// loses), each rank a footman has advanced (none for a lone footman: pushing it only brings
+/// it to the far rank, where it promotes away the side's last footman or sticks), and each
+/// square a horseman can jump to. Threats: each horseman standing where an enemy footman
+/// captures it next turn (knight safety), each footman an enemy horseman attacks, and a lone
+/// one so attacked (its capture ends the game). Without the threat terms a threat that
 /// resolves next turn is seen only at every other depth, so even and odd depths disagreed.
 pub(crate) fn heuristic(p: &Position) -> f64 {
     logistic(balance(p))
+}
+
+/// The weights of the static estimate, in hundredths of a footman; `quill tune` fits them to
+/// the results of self-play games, one set per rule set. The balance is the dot product of
+/// [`eval_terms`] with [`Weights::to_array`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Each footman.
+    pub footman: i32,
+    /// A side's only footman, beyond its `footman`.
+    pub lone_footman: i32,
+    /// Each horseman.
+    pub horseman: i32,
+    /// Each horseman standing where an enemy footman captures it next turn.
+    pub exposed_horseman: i32,
+    /// Each footman an enemy horseman attacks (a side with two or more footmen).
+    pub hit_footman: i32,
+    /// A side's only footman when an enemy horseman attacks it.
+    pub hit_lone_footman: i32,
+    /// Each penalty point.
+    pub penalty: i32,
+    /// Each rank a footman has advanced from its side's back rank (a side with two or more
+    /// footmen).
+    pub advance: i32,
+    /// Each square a horseman can jump to (not its own side's).
+    pub mobility: i32,
+}
+
+/// The weights the search plays with under the seed rules (`apocalypse`).
+pub const SEED_WEIGHTS: Weights = Weights {
+    footman: 100,
+    lone_footman: -55,
+    horseman: 108,
+    exposed_horseman: -20,
+    hit_footman: -23,
+    hit_lone_footman: -90,
+    penalty: -150,
+    advance: -4,
+    mobility: 3,
+};
+
+/// The weights the search plays with under Elliott's rules (`apocalypse-classic`).
+pub const CLASSIC_WEIGHTS: Weights = Weights {
+    footman: 100,
+    lone_footman: -40,
+    horseman: 125,
+    exposed_horseman: -30,
+    hit_footman: -15,
+    hit_lone_footman: -60,
+    penalty: -150,
+    advance: 5,
+    mobility: 2,
+};
+
+/// The weights the search plays with under `rules`.
+pub const fn weights(rules: Rules) -> &'static Weights {
+    match rules {
+        Rules::Seed => &SEED_WEIGHTS,
+        Rules::Classic => &CLASSIC_WEIGHTS,
+    }
+}
+
+/// How many weights [`Weights::to_array`] lists.
+pub const TERMS: usize = 9;
+
+impl Weights {
+    /// The names of the weights, in the order of [`Weights::to_array`].
+    pub const NAMES: [&'static str; TERMS] = [
+        "footman",
+        "lone_footman",
+        "horseman",
+        "exposed_horseman",
+        "hit_footman",
+        "hit_lone_footman",
+        "penalty",
+        "advance",
+        "mobility",
+    ];
+
+    /// The weights as a list.
+    pub const fn to_array(&self) -> [i32; TERMS] {
+        [
+            self.footman,
+            self.lone_footman,
+            self.horseman,
+            self.exposed_horseman,
+            self.hit_footman,
+            self.hit_lone_footman,
+            self.penalty,
+            self.advance,
+            self.mobility,
+        ]
+    }
+
+    /// The weights from a list in the order of [`Weights::to_array`].
+    pub const fn from_array(w: [i32; TERMS]) -> Weights {
+        Weights {
+            footman: w[0],
+            lone_footman: w[1],
+            horseman: w[2],
+            exposed_horseman: w[3],
+            hit_footman: w[4],
+            hit_lone_footman: w[5],
+            penalty: w[6],
+            advance: w[7],
+            mobility: w[8],
+        }
+    }
+}
+
+/// The evaluation's terms, White's minus Black's, in the order of [`Weights::to_array`]:
+/// the search's balance is their dot product with the position's [`weights`].
+pub fn eval_terms(p: &Position) -> [i32; TERMS] {
+    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
+    let (tw, tb) = (
+        side_terms(&w, &b, p.penalties(Side::White)),
+        side_terms(&b, &w, p.penalties(Side::Black)),
+    );
+    std::array::from_fn(|i| tw[i] - tb[i])
 }
 
 /// White's material balance minus Black's, in hundredths of a footman (see [`heuristic`]).
@@ -59,11 +179,22 @@ pub(crate) fn balance(p: &Position) -> i32 {
     balance_of(p)
 }
 
-/// [`balance`], for the compiler to inline into both of its copies.
+/// [`balance`], for the compiler to inline into both of its copies (and each rule set's
+/// weights into its own arm, as constants).
 #[inline(always)]
 fn balance_of(p: &Position) -> i32 {
+    match p.rules() {
+        Rules::Seed => balance_under(p, &SEED_WEIGHTS),
+        Rules::Classic => balance_under(p, &CLASSIC_WEIGHTS),
+    }
+}
+
+/// [`balance`] under the weights `weights`.
+#[inline(always)]
+fn balance_under(p: &Position, weights: &Weights) -> i32 {
     let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
-    side_score(&w, &b, p.penalties(Side::White)) - side_score(&b, &w, p.penalties(Side::Black))
+    side_score(&w, &b, p.penalties(Side::White), weights)
+        - side_score(&b, &w, p.penalties(Side::Black), weights)
 }
 
 /// What one side's score needs of its pieces, each horseman looked at once.
@@ -138,36 +269,50 @@ const ALL: u32 = (1 << 25) - 1;
 const FILE_A: u32 = 0b00001_00001_00001_00001_00001;
 const FILE_E: u32 = FILE_A << 4;
 
-/// A footman an enemy horseman could capture next turn, in hundredths.
-const HIT: i32 = 15;
-/// A side's only footman an enemy horseman could capture next turn (which would lose the
-/// game), in hundredths.
-const LONE_HIT: i32 = 60;
-
-/// A side's score in hundredths of a footman, against `enemy`, with `penalties` points.
+/// A side's score in hundredths of a footman, against `enemy`, with `penalties` points: its
+/// [`side_terms`] under `weights`.
 #[inline(always)]
-fn side_score(own: &Material, enemy: &Material, penalties: u8) -> i32 {
+fn side_score(own: &Material, enemy: &Material, penalties: u8, weights: &Weights) -> i32 {
+    let terms = side_terms(own, enemy, penalties);
+    let w = weights.to_array();
+    let mut score = 0;
+    for i in 0..TERMS {
+        score += w[i] * terms[i];
+    }
+    score
+}
+
+/// A side's terms against `enemy`, with `penalties` points, in the order of
+/// [`Weights::to_array`].
+#[inline(always)]
+fn side_terms(own: &Material, enemy: &Material, penalties: u8) -> [i32; TERMS] {
     let count = own.footmen.count_ones() as i32;
     let exposed = (own.horsemen & enemy.footman_attacks).count_ones() as i32;
     let hit = own.footmen & enemy.horseman_attacks;
     // A lone footman: worth less, pushing it gains nothing (it only nears the far rank,
     // where it promotes away the side's last footman or sticks), and a horseman's threat on
     // it is a threat on the game.
-    let (lone, advanced, hits) = if count == 1 {
-        (40, 0, if hit != 0 { LONE_HIT } else { 0 })
+    let (lone, advanced, hits, lone_hit) = if count == 1 {
+        (1, 0, 0, i32::from(hit != 0))
     } else {
         (
             0,
-            5 * advance(own.footmen, own.side),
-            HIT * hit.count_ones() as i32,
+            advance(own.footmen, own.side),
+            hit.count_ones() as i32,
+            0,
         )
     };
-    100 * count - lone + 125 * own.horsemen.count_ones() as i32
-        - 30 * exposed
-        - hits
-        - 150 * i32::from(penalties)
-        + advanced
-        + 2 * own.mobility
+    [
+        count,
+        lone,
+        own.horsemen.count_ones() as i32,
+        exposed,
+        hits,
+        lone_hit,
+        i32::from(penalties),
+        advanced,
+        own.mobility,
+    ]
 }
 
 /// Sum over the footmen `f` of the ranks each has advanced from its side's back rank
@@ -194,7 +339,6 @@ fn footman_attacks(f: u32, side: Side) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::apocalypse::Rules;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(Rules::Seed, fen).unwrap()
@@ -211,37 +355,110 @@ mod tests {
         (0..25).filter(|i| b >> i & 1 == 1).collect()
     }
 
-    /// The logistic of the floating-point formula of [`heuristic`]'s documentation, square
-    /// by square, for comparison.
-    fn by_formula(p: &Position) -> f64 {
+    /// The terms of [`heuristic`]'s documentation counted square by square, White's minus
+    /// Black's, for comparison with [`eval_terms`].
+    fn by_squares(p: &Position) -> [i32; TERMS] {
         let side = |s: Side| {
-            let f = p.footmen(s).count_ones();
-            let lone = if f == 1 { 0.4 } else { 0.0 };
+            let f = p.footmen(s).count_ones() as i32;
+            let lone = f == 1;
             let exposed = (p.horsemen(s) & footman_attacks(p.footmen(s.opponent()), s.opponent()))
-                .count_ones();
+                .count_ones() as i32;
             let enemy = squares(p.horsemen(s.opponent()));
             let hit = squares(p.footmen(s))
                 .into_iter()
                 .filter(|&q| enemy.iter().any(|&h| jump(q, h)))
-                .count() as f64;
-            let hits = match f {
-                1 => 0.6 * hit,
-                _ => 0.15 * hit,
-            };
-            let advance = if f == 1 {
-                0.0
-            } else {
-                0.05 * f64::from(p.footman_advance(s))
-            };
-            f64::from(f) - lone + 1.25 * f64::from(p.horsemen(s).count_ones())
-                - 0.3 * f64::from(exposed)
-                - hits
-                - 1.5 * f64::from(p.penalties(s))
-                + advance
-                + 0.02 * f64::from(p.horseman_mobility(s))
+                .count() as i32;
+            [
+                f,
+                i32::from(lone),
+                p.horsemen(s).count_ones() as i32,
+                exposed,
+                if lone { 0 } else { hit },
+                i32::from(lone && hit > 0),
+                i32::from(p.penalties(s)),
+                if lone { 0 } else { p.footman_advance(s) as i32 },
+                p.horseman_mobility(s) as i32,
+            ]
         };
-        let d = side(Side::White) - side(Side::Black);
+        let (w, b) = (side(Side::White), side(Side::Black));
+        std::array::from_fn(|i| w[i] - b[i])
+    }
+
+    /// The logistic of the floating-point formula of [`heuristic`]'s documentation under
+    /// the position's [`weights`], for comparison.
+    fn by_formula(p: &Position) -> f64 {
+        let d: f64 = by_squares(p)
+            .iter()
+            .zip(weights(p.rules()).to_array())
+            .map(|(&t, w)| f64::from(t) * f64::from(w) / 100.0)
+            .sum();
         1.0 / (1.0 + (-0.8 * d).exp())
+    }
+
+    /// Positions from random play of both rule sets: every position of 60 games, each from
+    /// the start, with a seeded uniform choice of each side's legal moves (and, one turn in
+    /// twenty, an illegal one, for the penalty term).
+    fn from_play() -> Vec<Position> {
+        let mut rng = crate::rng::Rng::new(14);
+        let mut out = Vec::new();
+        for game in 0..60 {
+            let rules = if game % 2 == 0 {
+                Rules::Seed
+            } else {
+                Rules::Classic
+            };
+            let mut p = Position::start(rules);
+            let mut moves = Vec::new();
+            while p.end().is_none() && out.len() < 100_000 {
+                out.push(p.clone());
+                let mut pick = |side| {
+                    p.legal_moves(side, &mut moves);
+                    if moves.is_empty() || rng.below(20) == 0 {
+                        return Err(crate::variants::apocalypse::Illegal::CannotMove);
+                    }
+                    Ok(moves[rng.below(moves.len() as u64) as usize])
+                };
+                let (w, b) = (pick(Side::White), pick(Side::Black));
+                p = p.resolve(w, b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_terms_times_the_weights_are_the_balance_on_positions_from_play() {
+        let positions = from_play();
+        assert!(positions.len() > 1000, "{}", positions.len());
+        let mut seen = [false; TERMS];
+        let mut rule_sets = [false; 2];
+        for p in &positions {
+            let w = weights(p.rules()).to_array();
+            rule_sets[usize::from(p.rules() == Rules::Classic)] = true;
+            let terms = eval_terms(p);
+            assert_eq!(terms, by_squares(p), "{}", p.fen());
+            let dot: i32 = terms.iter().zip(w).map(|(t, w)| t * w).sum();
+            assert_eq!(dot, balance(p), "{}", p.fen());
+            assert!((heuristic(p) - by_formula(p)).abs() < 1e-12, "{}", p.fen());
+            for (seen, t) in seen.iter_mut().zip(terms) {
+                *seen |= t != 0;
+            }
+        }
+        // Every term and both rule sets are exercised.
+        assert_eq!(seen, [true; TERMS]);
+        assert_eq!(rule_sets, [true; 2]);
+    }
+
+    #[test]
+    fn the_weights_round_trip_through_their_list() {
+        for rules in [Rules::Seed, Rules::Classic] {
+            assert_eq!(
+                Weights::from_array(weights(rules).to_array()),
+                *weights(rules)
+            );
+        }
+        let list: [i32; TERMS] = std::array::from_fn(|i| i as i32 * 7 - 20);
+        assert_eq!(Weights::from_array(list).to_array(), list);
+        assert_eq!(Weights::from_array(list).hit_lone_footman, list[5]);
     }
 
     #[test]
@@ -276,20 +493,24 @@ mod tests {
         // White: lone footman c2 (no advance bonus), horseman a1 (b3, c2 own → 1 square).
         // Black: lone footman b4, horseman e5 (c4, d3 → 2 squares). No threats.
         let p = pos("4n/1p3/5/2P2/N4 w - - 0 1 0/0");
-        let white = 100 - 40 + 125 + 2;
-        let black = 100 - 40 + 125 + 2 * 2;
+        let w = weights(Rules::Seed);
+        let white = w.footman + w.lone_footman + w.horseman + w.mobility;
+        let black = w.footman + w.lone_footman + w.horseman + 2 * w.mobility;
         assert_eq!(balance(&p), white - black);
         // White's horseman d3 attacks Black's lone footman b4 (and b2 c1 c5 e1 e5: 6
         // squares); Black's horseman e1 attacks c2 and d3 (2 squares), not the footman a2.
         let p = pos("5/1p3/3N1/P4/4n w - - 0 1 0/0");
-        let white = 100 - 40 + 125 + 2 * 6;
-        let black = 100 - 40 + 125 - 60 + 2 * 2;
+        let white = w.footman + w.lone_footman + w.horseman + 6 * w.mobility;
+        let black = w.footman + w.lone_footman + w.horseman + w.hit_lone_footman + 2 * w.mobility;
         assert_eq!(balance(&p), white - black);
         // Two White footmen b3 d3 (advanced 2 ranks each); Black's horseman c1 reaches a2 b3
         // d3 e2, so both are hit, 0.15 each.
         let p = pos("5/5/1P1P1/5/2n2 w - - 0 1 0/0");
-        let [w, b] = [Side::White, Side::Black].map(|side| Material::of(&p, side));
-        assert_eq!(side_score(&w, &b, 0), 2 * 100 - 2 * 15 + 5 * 4);
+        let [white, black] = [Side::White, Side::Black].map(|side| Material::of(&p, side));
+        assert_eq!(
+            side_score(&white, &black, 0, w),
+            2 * w.footman + 2 * w.hit_footman + 4 * w.advance
+        );
         assert_eq!(logistic(0), 0.5);
         assert!(logistic(REACH) < 1.0 && logistic(REACH + 1) == logistic(REACH));
         assert!(logistic(-1) < logistic(0) && logistic(0) < logistic(1));

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use quill::board::FenError;
-use quill::rules::Refusal;
+use quill::rules::GameError;
+use quill::variant::Variant;
 
 use super::MAX_PGN_BYTES;
 
@@ -15,7 +16,7 @@ pub(super) enum TuneError {
     /// A PGN file larger than [`MAX_PGN_BYTES`].
     TooBig(PathBuf, u64),
     /// A game of a PGN file (numbered from 1) cannot be replayed.
-    Game(PathBuf, usize, GameFault),
+    Game(PathBuf, usize, Box<GameFault>),
     /// No position to fit.
     NoPositions,
 }
@@ -40,8 +41,13 @@ impl std::fmt::Display for TuneError {
 /// What is wrong with one game of a PGN file.
 #[derive(Debug)]
 pub(super) enum GameFault {
-    /// A variant other than Gladiator and Brawl.
+    /// A `[Variant]` that names no variant.
     Variant(String),
+    /// A variant of another family than the file's first game, or one with no tunable
+    /// evaluation.
+    Family(Variant),
+    /// A variant whose weights are not those of the first game's (the named rule set's).
+    WeightSet(Variant, String),
     /// No `[Variant]` header.
     NoVariant,
     /// A `[FEN]` that is not a position.
@@ -51,13 +57,27 @@ pub(super) enum GameFault {
     /// A turn that is not wire notation.
     NotATurn(String),
     /// A turn the position refuses.
-    Refused(String, Refusal),
+    Refused(String, GameError),
 }
 
 impl std::fmt::Display for GameFault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GameFault::Variant(v) => write!(f, "variant {v} is not tuned"),
+            GameFault::Variant(v) => write!(f, "no variant is called {v}"),
+            GameFault::Family(Variant::Pagan) => f.write_str(
+                "pagan's evaluation is not tunable (quill tune fits gladiator, brawl, \
+                 apocalypse and apocalypse-classic)",
+            ),
+            GameFault::Family(v) => write!(
+                f,
+                "variant {v} is not of the first game's family (one run fits one evaluation: \
+                 gladiator with brawl, or apocalypse with apocalypse-classic)"
+            ),
+            GameFault::WeightSet(v, first) => write!(
+                f,
+                "variant {v} has other weights than the first game's ({first} rules): fit one \
+                 rule set per run"
+            ),
             GameFault::NoVariant => f.write_str("no [Variant] header"),
             GameFault::Fen(e) => write!(f, "bad FEN: {e}"),
             GameFault::NoTurn(word) => write!(f, "no turn after {word}"),

@@ -1,0 +1,160 @@
+//! The evaluations `quill tune` can fit: each linear in its weights, behind one small trait.
+
+use std::ops::RangeInclusive;
+
+use quill::rules::GameRules;
+use quill::search::Searchable;
+use quill::simsearch::eval as sealed;
+use quill::variant::{Side, Variant};
+use quill::variants::{apocalypse, gladiator, gladiator_play};
+
+/// An evaluation that `quill tune` fits: on a position, a fixed part plus the dot product of
+/// its terms with the weights, in centipawns (hundredths of the variant's unit piece) for the
+/// side [`Tunable::view`] names.
+pub(super) trait Tunable: GameRules<RuleSet: PartialEq + std::fmt::Debug> {
+    /// The weights' names, in the order of [`Tunable::current`].
+    const NAMES: &'static [&'static str];
+    /// The `K` at which `σ(K·e/400)` is the search's own reading of an evaluation `e` as an
+    /// expected result, when it has one (the sealed search's payoffs); `None` for a search
+    /// that only orders evaluations.
+    const SEARCH_K: Option<f64>;
+
+    /// The rule set of this family that a PGN's `[Variant]` names, `None` for another family.
+    fn rule_set(variant: Variant) -> Option<Self::RuleSet>;
+    /// The rule set whose weights the engine plays `set` with (games of one run must share
+    /// it).
+    fn weight_set(set: Self::RuleSet) -> Self::RuleSet;
+    /// The weights the engine plays `set` with.
+    fn current(set: Self::RuleSet) -> Vec<i32>;
+    /// The values weight `i` may take (a fixed weight, such as the unit piece's, has one).
+    fn range(i: usize) -> RangeInclusive<i32>;
+    /// Whether the position is fitted: a quiet one where the evaluation is meant to hold.
+    fn quiet(&self) -> bool;
+    /// The side the evaluation is for.
+    fn view(&self) -> Side;
+    /// The part of the evaluation no weight scales, and the terms under weights `w`.
+    fn terms(&self, w: &[i32]) -> (i32, Vec<i32>);
+    /// The weights `w` for `set`, as the source declares them.
+    fn show(set: Self::RuleSet, w: &[i32]) -> String;
+}
+
+/// Gladiator's and Brawl's evaluation ([`gladiator_play::EvalWeights`]), for the side to move;
+/// the pawn (100) and the tempo are fixed.
+impl Tunable for gladiator::Position {
+    const NAMES: &'static [&'static str] = &gladiator_play::EvalWeights::NAMES;
+    const SEARCH_K: Option<f64> = None;
+
+    fn rule_set(variant: Variant) -> Option<gladiator::Rules> {
+        match variant {
+            Variant::Gladiator => Some(gladiator::Rules::Gladiator),
+            Variant::Brawl => Some(gladiator::Rules::Brawl),
+            Variant::Apocalypse | Variant::ApocalypseClassic | Variant::Pagan => None,
+        }
+    }
+
+    /// Gladiator and Brawl share one set of weights.
+    fn weight_set(_: gladiator::Rules) -> gladiator::Rules {
+        gladiator::Rules::Gladiator
+    }
+
+    fn current(_: gladiator::Rules) -> Vec<i32> {
+        gladiator_play::WEIGHTS.to_array().to_vec()
+    }
+
+    fn range(_: usize) -> RangeInclusive<i32> {
+        -1000..=1000
+    }
+
+    fn quiet(&self) -> bool {
+        let mut noisy = Vec::new();
+        self.noisy(&mut noisy);
+        noisy.is_empty()
+    }
+
+    fn view(&self) -> Side {
+        self.side_to_move()
+    }
+
+    fn terms(&self, w: &[i32]) -> (i32, Vec<i32>) {
+        let weights = gladiator_weights(w);
+        (
+            100 * self.pawn_difference() + weights.tempo,
+            self.eval_terms(&weights).to_vec(),
+        )
+    }
+
+    fn show(_: gladiator::Rules, w: &[i32]) -> String {
+        format!("WEIGHTS = {:#?}", gladiator_weights(w))
+    }
+}
+
+/// Gladiator's weights from a list (the current ones where `w` falls short), with the
+/// current tempo.
+fn gladiator_weights(w: &[i32]) -> gladiator_play::EvalWeights {
+    let mut list = gladiator_play::WEIGHTS.to_array();
+    for (to, from) in list.iter_mut().zip(w) {
+        *to = *from;
+    }
+    gladiator_play::EvalWeights::from_array(list, gladiator_play::WEIGHTS.tempo)
+}
+
+/// Apocalypse's static estimate ([`sealed::Weights`]; both rule sets), for White; the
+/// footman (100) is fixed, the unit of the others.
+impl Tunable for apocalypse::Position {
+    const NAMES: &'static [&'static str] = &sealed::Weights::NAMES;
+    /// The search's payoff is `1/(1 + e^(−0.8·d))` for a balance of `d` footmen.
+    const SEARCH_K: Option<f64> = Some(3.2);
+
+    fn rule_set(variant: Variant) -> Option<apocalypse::Rules> {
+        match variant {
+            Variant::Apocalypse => Some(apocalypse::Rules::Seed),
+            Variant::ApocalypseClassic => Some(apocalypse::Rules::Classic),
+            Variant::Gladiator | Variant::Brawl | Variant::Pagan => None,
+        }
+    }
+
+    /// Each rule set has its own weights.
+    fn weight_set(set: apocalypse::Rules) -> apocalypse::Rules {
+        set
+    }
+
+    fn current(set: apocalypse::Rules) -> Vec<i32> {
+        sealed::weights(set).to_array().to_vec()
+    }
+
+    /// Each weight keeps the sign its term's meaning gives it (a penalty point never helps).
+    fn range(i: usize) -> RangeInclusive<i32> {
+        match sealed::Weights::NAMES[i] {
+            "footman" => 100..=100,
+            "horseman" => 0..=400,
+            "advance" | "mobility" => -50..=50,
+            _ => -400..=0,
+        }
+    }
+
+    /// Every position: a sealed turn has no quiescence (captures are guesses at the other
+    /// side's move), and the threat terms score what the next turn may take.
+    fn quiet(&self) -> bool {
+        true
+    }
+
+    fn view(&self) -> Side {
+        Side::White
+    }
+
+    fn terms(&self, _: &[i32]) -> (i32, Vec<i32>) {
+        (0, sealed::eval_terms(self).to_vec())
+    }
+
+    fn show(set: apocalypse::Rules, w: &[i32]) -> String {
+        let mut list = sealed::weights(set).to_array();
+        for (to, from) in list.iter_mut().zip(w) {
+            *to = *from;
+        }
+        let name = match set {
+            apocalypse::Rules::Seed => "SEED_WEIGHTS",
+            apocalypse::Rules::Classic => "CLASSIC_WEIGHTS",
+        };
+        format!("{name} = {:#?}", sealed::Weights::from_array(list))
+    }
+}
