@@ -15,6 +15,7 @@ mod tests;
 mod turns;
 mod wire;
 
+pub(crate) use self::moves::{KindSet, borrowed_by};
 pub(crate) use self::reach::reach;
 use crate::board::{FenError, bits};
 use crate::geometry::{Geometry, Square};

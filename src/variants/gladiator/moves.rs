@@ -41,21 +41,17 @@ impl Position {
         if powering == 0 {
             return 0;
         }
-        let has = |kind: Kind| powering & self.kinds[kind as usize] != 0;
-        let mut targets = 0;
-        if has(Kind::Knight) {
-            targets |= KNIGHT_REACH[usize::from(from)];
+        borrowed_by(self.kinds_among(powering), from, diagonals, rook)
+    }
+
+    /// The supporter kinds among the pieces `among`, as a [`KindSet`].
+    #[inline(always)]
+    pub(crate) fn kinds_among(&self, among: u64) -> KindSet {
+        let mut set = 0;
+        for k in 1..6 {
+            set |= u8::from(among & self.kinds[k] != 0) << k;
         }
-        if has(Kind::Bishop) || has(Kind::Queen) {
-            targets |= diagonals;
-        }
-        if has(Kind::Rook) || has(Kind::Queen) {
-            targets |= rook();
-        }
-        if has(Kind::King) {
-            targets |= KING_REACH[usize::from(from)];
-        }
-        targets
+        set
     }
 
     /// The squares among `targets` side `s`'s pawns may end on: not on an own piece, and in
@@ -113,4 +109,29 @@ impl Position {
             }
         }
     }
+}
+
+/// A set of supporter kinds: bit `k` for the kind of index `k` (knight 1 to king 5).
+pub(crate) type KindSet = u8;
+
+/// [`Position::borrowed`] for supporters of the kinds `kinds` (not empty), found with
+/// [`Position::kinds_among`]: each kind's moves are one mask, without a branch but for the
+/// rook's reach, which is computed only when a rook or queen is among them.
+#[inline(always)]
+pub(crate) fn borrowed_by(
+    kinds: KindSet,
+    from: u8,
+    diagonals: u64,
+    rook: impl FnOnce() -> u64,
+) -> u64 {
+    let all = |set: u8| 0u64.wrapping_sub(u64::from(kinds & set != 0));
+    let bit = |k: Kind| 1u8 << k as u8;
+    let from = usize::from(from);
+    let mut targets = KNIGHT_REACH[from] & all(bit(Kind::Knight))
+        | diagonals & all(bit(Kind::Bishop) | bit(Kind::Queen))
+        | KING_REACH[from] & all(bit(Kind::King));
+    if kinds & (bit(Kind::Rook) | bit(Kind::Queen)) != 0 {
+        targets |= rook();
+    }
+    targets
 }
