@@ -13,7 +13,7 @@ pub(super) fn reference<P: Searchable>(
     path: &mut Vec<u64>,
     depth: i32,
     ply: usize,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
 ) -> i32 {
     if depth <= 0 {
@@ -33,12 +33,33 @@ pub(super) fn reference<P: Searchable>(
     if moves.is_empty() {
         return ended_reference(pos.stuck(), ply);
     }
-    let mut best = -INFINITY;
+    best_child(
+        pos,
+        path,
+        moves,
+        -INFINITY,
+        alpha,
+        beta,
+        |child, path, a, b| reference(child, path, depth - 1, ply + 1, a, b),
+    )
+}
+
+/// The best of `best` and the scores of the positions after `moves` (each minus `score` of
+/// the child in the window negated), fail-soft, until a cutoff, with `pos` on the path.
+fn best_child<P: Searchable>(
+    pos: &P,
+    path: &mut Vec<u64>,
+    moves: Vec<P::Move>,
+    mut best: i32,
+    mut alpha: i32,
+    beta: i32,
+    mut score: impl FnMut(&P, &mut Vec<u64>, i32, i32) -> i32,
+) -> i32 {
     path.push(pos.key());
     for mv in moves {
-        let score = -reference(&pos.after(mv), path, depth - 1, ply + 1, -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
+        let s = -score(&pos.after(mv), path, -beta, -alpha);
+        best = best.max(s);
+        alpha = alpha.max(s);
         if alpha >= beta {
             break;
         }
@@ -82,16 +103,7 @@ fn reference_quiesce<P: Searchable>(
     alpha = alpha.max(stand);
     let mut moves = Vec::new();
     pos.noisy(&mut moves);
-    let mut best = stand;
-    path.push(pos.key());
-    for mv in moves {
-        let score = -reference_quiesce(&pos.after(mv), path, ply + 1, -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
-        }
-    }
-    path.pop();
-    best
+    best_child(pos, path, moves, stand, alpha, beta, |child, path, a, b| {
+        reference_quiesce(child, path, ply + 1, a, b)
+    })
 }
