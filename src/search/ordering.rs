@@ -2,11 +2,15 @@
 
 use super::{CAPTURE, HISTORY_MAX, HISTORY_SIZE, KILLER, Searchable, Searcher, TABLE_MOVE};
 
-/// Moves the best-scored remaining move to `i`.
+/// Moves the best-scored remaining move to `i` (the first of the best, when several tie).
 pub(super) fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    // One pass over the scores alone, without bounds checks, keeping the running best in
+    // registers (a conditional move rather than a branch per score).
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    let mut top = scores[i];
+    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+        if s > top {
+            top = s;
             best = j;
         }
     }

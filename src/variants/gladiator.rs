@@ -7,6 +7,7 @@
 //! FIDE move (Brawl).
 
 mod fen;
+mod moves;
 mod play;
 mod reach;
 #[cfg(test)]
@@ -14,8 +15,8 @@ mod tests;
 mod turns;
 mod wire;
 
+pub(crate) use self::moves::{KindSet, borrowed_by};
 pub(crate) use self::reach::reach;
-use self::reach::{KING_REACH, KNIGHT_REACH, bishop_reach, rook_reach};
 use crate::board::{FenError, bits};
 use crate::geometry::{Geometry, Square};
 use crate::notation::{Leg, WireMove};
@@ -262,115 +263,6 @@ impl Position {
         } else {
             c
         })
-    }
-
-    /// Squares the pawn on `from` may move to (one entry however many supporters give it).
-    pub(crate) fn pawn_targets(&self, from: u8) -> u64 {
-        let s = if self.sides[0] & self.kinds[0] & bit(from) != 0 {
-            0
-        } else if self.sides[1] & self.kinds[0] & bit(from) != 0 {
-            1
-        } else {
-            return 0;
-        };
-        self.targets_of(s, from, self.occupied())
-    }
-
-    /// The targets of side `s`'s pawn on `from`, given the occupied squares.
-    #[inline]
-    pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
-        let diagonals = bishop_reach(from, occupied);
-        let powering = diagonals & self.supporters(s);
-        let rook = || rook_reach(from, occupied);
-        self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook))
-    }
-
-    /// The squares a pawn on `from` reaches with the moves of the supporters `powering`
-    /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach and `rook`
-    /// giving its rook reach (asked only when a rook or queen powers it): one lookup per kind
-    /// among them, not one per supporter (the kinds overlap: a queen is a rook and a bishop).
-    #[inline]
-    pub(crate) fn borrowed(
-        &self,
-        from: u8,
-        powering: u64,
-        diagonals: u64,
-        rook: impl FnOnce() -> u64,
-    ) -> u64 {
-        if powering == 0 {
-            return 0;
-        }
-        let has = |kind: Kind| powering & self.kinds[kind as usize] != 0;
-        let mut targets = 0;
-        if has(Kind::Knight) {
-            targets |= KNIGHT_REACH[usize::from(from)];
-        }
-        if has(Kind::Bishop) || has(Kind::Queen) {
-            targets |= diagonals;
-        }
-        if has(Kind::Rook) || has(Kind::Queen) {
-            targets |= rook();
-        }
-        if has(Kind::King) {
-            targets |= KING_REACH[usize::from(from)];
-        }
-        targets
-    }
-
-    /// The squares among `targets` side `s`'s pawns may end on: not on an own piece, and in
-    /// Gladiator not off the arena nor on an enemy supporter.
-    #[inline]
-    pub(crate) fn allowed_targets(&self, s: usize, targets: u64) -> u64 {
-        let targets = targets & !self.sides[s];
-        match self.rules {
-            // Supporters are never captured; pawns never leave the arena.
-            Rules::Gladiator => targets & ARENA & !self.supporters(1 - s),
-            Rules::Brawl => targets,
-        }
-    }
-
-    /// The pawn moves of the side to move: one `(from, to)` per target, however many
-    /// supporters give it.
-    pub(crate) fn pawn_moves(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
-        bits(self.pieces(self.to_move, Kind::Pawn))
-            .flat_map(move |from| bits(self.pawn_targets(from)).map(move |to| (from, to)))
-    }
-
-    /// Whether the side to move has a pawn move.
-    pub(crate) fn has_pawn_move(&self) -> bool {
-        let mut pawns = self.pieces(self.to_move, Kind::Pawn);
-        while pawns != 0 {
-            let from = pawns.trailing_zeros() as u8;
-            if self.pawn_targets(from) != 0 {
-                return true;
-            }
-            pawns &= pawns - 1;
-        }
-        false
-    }
-
-    /// Moves of the mover's supporters in the second part, as (from, to) pairs.
-    fn supporter_moves(&self, out: &mut Vec<(u8, u8)>) {
-        out.clear();
-        let s = self.to_move.index();
-        let occupied = self.occupied();
-        let mut sup = self.supporters(s);
-        while sup != 0 {
-            let from = sup.trailing_zeros() as u8;
-            sup &= sup - 1;
-            let mut targets = match self.rules {
-                Rules::Gladiator => BORDER & !occupied,
-                Rules::Brawl => {
-                    let kind = self.kind_at(from).expect("a supporter");
-                    reach(kind, from, occupied) & !occupied
-                }
-            };
-            while targets != 0 {
-                let to = targets.trailing_zeros() as u8;
-                targets &= targets - 1;
-                out.push((from, to));
-            }
-        }
     }
 
     fn move_piece(&mut self, from: u8, to: u8) {

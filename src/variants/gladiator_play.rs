@@ -4,7 +4,7 @@
 //! only when the search reaches it. Captures of pawns are the noisy turns, and the evaluation
 //! weighs material, pawn power and mobility.
 
-use super::gladiator::{BORDER, KINDS, Kind, Position, Rules, Turn, reach};
+use super::gladiator::{BORDER, KINDS, Kind, KindSet, Position, Rules, Turn, borrowed_by, reach};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN};
 use crate::variant::Side;

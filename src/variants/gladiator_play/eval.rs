@@ -128,7 +128,7 @@ impl Position {
     #[inline(always)]
     pub(super) fn activity(&self, side: Side) -> i32 {
         let mut score = 0;
-        self.activity_terms(side, &POWER_ORDER, |best, targets, attacks| {
+        self.activity_terms(side, &BEST_OF, |best, targets, attacks| {
             score += best.map_or(WEIGHTS.unpowered, |k| WEIGHTS.power[k])
                 + WEIGHTS.target * targets
                 + WEIGHTS.attack * attacks;
@@ -137,14 +137,14 @@ impl Position {
     }
 
     /// Calls `each(best, targets, attacks)` for every pawn of `side`: the kind (as an index)
-    /// of its powering supporter that comes first in `order` (the supporter kinds by
-    /// [`power_order`]; `None` when no supporter powers it), its target squares and the enemy
+    /// of its powering supporter that counts for it (`best_of` of the set of their kinds,
+    /// [`best_of`]; `None` when no supporter powers it), its target squares and the enemy
     /// pawns among them.
     #[inline(always)]
     pub(super) fn activity_terms(
         &self,
         side: Side,
-        order: &[usize; 5],
+        best_of: &[u8; 64],
         mut each: impl FnMut(Option<usize>, i32, i32),
     ) {
         let s = side.index();
@@ -162,14 +162,11 @@ impl Position {
                 continue;
             }
             // Powering supporters are the side's own, so the kind alone tells them apart.
-            let best = order
-                .iter()
-                .copied()
-                .find(|&k| powering & self.of_kind(k) != 0);
+            let kinds: KindSet = self.kinds_among(powering);
             let rook = || reach(Kind::Rook, from, occupied);
-            let targets = self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook));
+            let targets = self.allowed_targets(s, borrowed_by(kinds, from, diagonals, rook));
             each(
-                best,
+                Some(usize::from(best_of[usize::from(kinds)])),
                 targets.count_ones() as i32,
                 (targets & enemy_pawns).count_ones() as i32,
             );
@@ -183,9 +180,9 @@ impl Position {
     pub fn eval_terms(&self, w: &EvalWeights) -> [i32; EVAL_TERMS] {
         let me = self.side_to_move();
         let mut terms = [0; EVAL_TERMS];
-        let order = power_order(w);
+        let best = best_of(&power_order(w));
         for (side, sign) in [(me, 1), (me.opponent(), -1)] {
-            self.activity_terms(side, &order, |best, targets, attacks| {
+            self.activity_terms(side, &best, |best, targets, attacks| {
                 match best {
                     Some(k) => terms[k - 1] += sign,
                     None => terms[5] += sign,
@@ -228,8 +225,27 @@ pub(super) const fn power_order(w: &EvalWeights) -> [usize; 5] {
     order
 }
 
-/// [`power_order`] of [`WEIGHTS`].
-const POWER_ORDER: [usize; 5] = power_order(&WEIGHTS);
+/// For each set of supporter kinds (a [`KindSet`]), the one that comes first in `order` (0
+/// for the empty set).
+pub(super) const fn best_of(order: &[usize; 5]) -> [u8; 64] {
+    let mut out = [0; 64];
+    let mut set = 0;
+    while set < 64 {
+        let mut i = 0;
+        while i < 5 {
+            if set >> order[i] & 1 == 1 {
+                out[set] = order[i] as u8;
+                break;
+            }
+            i += 1;
+        }
+        set += 1;
+    }
+    out
+}
+
+/// [`best_of`] the [`power_order`] of [`WEIGHTS`].
+const BEST_OF: [u8; 64] = best_of(&power_order(&WEIGHTS));
 
 /// Material: every pawn is worth 100, and the last ones more (losing them all loses).
 pub(super) fn material(pawns: u32) -> i32 {
