@@ -40,6 +40,7 @@
 //! strategy.
 
 mod apocalypse;
+mod clock;
 pub mod endgame;
 pub mod eval;
 mod node;
