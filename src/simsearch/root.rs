@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::clock::Clock;
-use super::node::MoveLists;
+use super::oracle::Cells;
 use super::{Analysis, FULL, JointTable, SealedRules, Searcher, Solved};
 use crate::choice::Choice;
 use crate::notation::WireMove;
@@ -36,6 +36,9 @@ pub fn analyse<G: SealedRules>(
     }
     s.analyse(pos, white_only, black_only, report)
 }
+
+/// Both sides' move lists of a node.
+type MoveLists<G> = (Vec<<G as SealedRules>::Move>, Vec<<G as SealedRules>::Move>);
 
 /// The root's moves of both sides, each restricted to its `only` list when that is not
 /// empty; `None` when the game is over or a side is left without a move.
@@ -337,8 +340,17 @@ impl<G: SealedRules> Searcher<'_, G> {
     ) -> Option<Solved> {
         self.root_depth = depth;
         self.partial = None;
-        let solved =
-            self.double_oracle(pos, depth, FULL, (0.0, 1.0), white, black, seeds.0, seeds.1);
+        let cells = Cells::new(white.len(), black.len());
+        let solved = self.double_oracle(
+            pos,
+            depth,
+            FULL,
+            (0.0, 1.0),
+            (white, black),
+            cells,
+            seeds.0,
+            seeds.1,
+        );
         self.root_depth = 0;
         if self.aborted {
             return None;
