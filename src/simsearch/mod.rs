@@ -164,6 +164,8 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     aborted: bool,
     can_abort: bool,
     next_poll: u64,
+    /// Move lists and cells of finished nodes, for the next ones to reuse.
+    spare: Vec<(Vec<G::Move>, Vec<G::Move>, oracle::Cells)>,
     /// The depth of the root iteration under way (0: none), which only the root has.
     root_depth: u32,
     /// The root iteration's last restricted equilibrium, every cell of it searched.
@@ -197,6 +199,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
             aborted: false,
             can_abort: false,
             next_poll: 0,
+            spare: Vec::new(),
             root_depth: 0,
             partial: None,
         }

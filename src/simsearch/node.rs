@@ -25,17 +25,39 @@ impl<G: SealedRules> Searcher<'_, G> {
                 }
             }
         }
-        let (mut white, mut black) = (Vec::new(), Vec::new());
+        // Buffers of earlier nodes, reused: a node's allocations cost more than its solve.
+        let (mut white, mut black, mut cells) = self.spare.pop().unwrap_or_default();
         pos.moves(Side::White, &mut white);
         pos.moves(Side::Black, &mut black);
         promote(&mut white, hint_w);
         promote(&mut black, hint_b);
-        let mut cells = Cells::new(white.len(), black.len());
-        let lists = (&white[..], &black[..]);
+        cells.reset(white.len(), black.len());
+        let node = (pos, key, depth);
+        let v = self.matrix(
+            node,
+            (alpha, beta),
+            (lower, upper),
+            (&white, &black),
+            &mut cells,
+        );
+        self.spare.push((white, black, cells));
+        v
+    }
+
+    /// The matrix game of a node not settled by its table entry: the pure-strategy bounds
+    /// one turn from the leaves, then the double oracle; the fail-soft value, stored.
+    fn matrix(
+        &mut self,
+        (pos, key, depth): (&G, u64, u32),
+        (alpha, beta): (f64, f64),
+        (mut lower, mut upper): (f64, f64),
+        (white, black): (&[G::Move], &[G::Move]),
+        cells: &mut Cells,
+    ) -> f64 {
         let (mut seed_w, mut seed_b) = (0, 0);
         if depth == 1 {
             ((lower, upper), (seed_w, seed_b)) =
-                self.pure_bounds(pos, (alpha, beta), (lower, upper), lists, &mut cells);
+                self.pure_bounds(pos, (alpha, beta), (lower, upper), (white, black), cells);
             if upper - lower <= MET || lower >= beta || upper <= alpha {
                 let (w, b) = (Some(white[seed_w]), Some(black[seed_b]));
                 return self.exit(key, depth, lower, upper, w, b, alpha, beta);
@@ -46,7 +68,7 @@ impl<G: SealedRules> Searcher<'_, G> {
             depth,
             (alpha, beta),
             (lower, upper),
-            (&white, &black),
+            (white, black),
             cells,
             &[seed_w],
             &[seed_b],
@@ -54,7 +76,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         if self.aborted {
             return 0.5;
         }
-        self.store(key, depth, &solved, &white, &black);
+        self.store(key, depth, &solved, white, black);
         settle_solved(&solved, alpha, beta)
     }
 

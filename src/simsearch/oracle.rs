@@ -26,7 +26,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         window: (f64, f64),
         bounds: (f64, f64),
         (white, black): (&[G::Move], &[G::Move]),
-        mut cells: Cells,
+        cells: &mut Cells,
         seed_w: &[usize],
         seed_b: &[usize],
     ) -> Solved {
@@ -37,16 +37,15 @@ impl<G: SealedRules> Searcher<'_, G> {
         let mut payoff = Vec::new();
         loop {
             let node = (pos, depth, white, black);
-            let Some((v, x, y)) = self.restricted(node, &mut cells, &rows, &cols, &mut payoff)
-            else {
+            let Some((v, x, y)) = self.restricted(node, cells, &rows, &cols, &mut payoff) else {
                 return Solved::new((lower, upper), 0.5, Vec::new(), Vec::new());
             };
             if depth == self.root_depth {
                 self.partial = Some(Solved::new((lower, upper), v, x.clone(), y.clone()));
             }
             // White's best response to y, then Black's to x.
-            let best_w = self.best_response(node, &mut cells, &rows, &y, v + GAIN, true);
-            let best_b = self.best_response(node, &mut cells, &cols, &x, v - GAIN, false);
+            let best_w = self.best_response(node, cells, &rows, &y, v + GAIN, true);
+            let best_b = self.best_response(node, cells, &cols, &x, v - GAIN, false);
             if self.aborted {
                 continue;
             }
@@ -219,6 +218,7 @@ impl<G: SealedRules> Searcher<'_, G> {
 }
 
 /// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
+#[derive(Default)]
 pub(super) struct Cells {
     lo: Vec<f64>,
     hi: Vec<f64>,
@@ -233,6 +233,15 @@ impl Cells {
             hi: vec![1.0; m * n],
             n,
         }
+    }
+
+    /// Makes these the cells of an `m` × `n` matrix, nothing known, keeping the memory.
+    pub(super) fn reset(&mut self, m: usize, n: usize) {
+        self.lo.clear();
+        self.lo.resize(m * n, 0.0);
+        self.hi.clear();
+        self.hi.resize(m * n, 1.0);
+        self.n = n;
     }
 
     /// The value of cell `k`, if it is exact.

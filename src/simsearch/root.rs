@@ -340,14 +340,14 @@ impl<G: SealedRules> Searcher<'_, G> {
     ) -> Option<Solved> {
         self.root_depth = depth;
         self.partial = None;
-        let cells = Cells::new(white.len(), black.len());
+        let mut cells = Cells::new(white.len(), black.len());
         let solved = self.double_oracle(
             pos,
             depth,
             FULL,
             (0.0, 1.0),
             (white, black),
-            cells,
+            &mut cells,
             seeds.0,
             seeds.1,
         );
