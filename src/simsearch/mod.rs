@@ -151,6 +151,13 @@ impl Solved {
     }
 }
 
+/// A node's buffers: both sides' move lists and the bounds of its cells.
+type Scratch<G> = (
+    Vec<<G as SealedRules>::Move>,
+    Vec<<G as SealedRules>::Move>,
+    oracle::Cells,
+);
+
 /// The search state: table, solver workspace, counters and limits.
 pub struct Searcher<'a, G: SealedRules = Position> {
     tt: tt::JointTable<G::Move>,
@@ -165,7 +172,7 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     can_abort: bool,
     next_poll: u64,
     /// Move lists and cells of finished nodes, for the next ones to reuse.
-    spare: Vec<(Vec<G::Move>, Vec<G::Move>, oracle::Cells)>,
+    spare: Vec<Scratch<G>>,
     /// The depth of the root iteration under way (0: none), which only the root has.
     root_depth: u32,
     /// The root iteration's last restricted equilibrium, every cell of it searched.
