@@ -249,7 +249,8 @@ fn the_cuts_keep_the_root_value_of_plain_backward_induction() {
     let cases: &[(Rules, &str, u32)] = &[
         (Rules::Seed, "npppn/p3p/5/P3P/NPPPN", 3),
         (Rules::Seed, "n1p1n/p1p1p/1P3/P3P/N2PN", 3),
-        (Rules::Classic, "n3n/1P1P1/5/1p1p1/N3N", 3),
+        // Two turns: its promotions with redeploys make perft 3 some 580 M leaves.
+        (Rules::Classic, "n3n/1P1P1/5/1p1p1/N3N", 2),
         (Rules::Seed, "n4/2p2/5/2P2/4N w - - 0 1 1/0", 4),
         (Rules::Seed, "2n2/1pp2/5/1PP2/2N2", 3),
     ];
