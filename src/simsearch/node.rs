@@ -187,9 +187,17 @@ impl<G: SealedRules> Searcher<'_, G> {
             (-1.0, -beta, -alpha)
         };
         let (mut best, mut best_line) = (-3.0, 0);
+        // The reply that refuted the last line refuted is tried first (a killer reply).
+        let mut killer = 0;
         for (i, &m1) in first.iter().enumerate() {
             let mut worst = 3.0f64;
-            for (j, &m2) in second.iter().enumerate() {
+            for step in 0..second.len() {
+                let j = match step {
+                    0 => killer,
+                    s if s <= killer => s - 1,
+                    s => s,
+                };
+                let m2 = second[j];
                 let k = cells.at(i, j, white_first);
                 let v = match cells.exact(k) {
                     Some(v) => v,
@@ -206,6 +214,7 @@ impl<G: SealedRules> Searcher<'_, G> {
                 };
                 worst = worst.min(sign * v);
                 if worst <= a {
+                    killer = j;
                     break;
                 }
             }
