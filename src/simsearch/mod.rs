@@ -5,12 +5,13 @@
 //! At every node (as in double-oracle alpha-beta, Bošanský, Lisý, Lanctot et al., AIJ 237,
 //! 2016, and simultaneous-move alpha-beta, Saffidine, Finnsson & Buro, AAAI 2012):
 //! 1. the transposition table may settle it (bounds stored per depth);
-//! 2. two *serialized* alpha-beta searches of the same subtree give cheap bounds: with White
-//!    committing first at every turn (Black replying knowing it) the value can only be lower,
-//!    with Black first only higher. When the bounds meet, or leave the window, no matrix game
-//!    is solved;
+//! 2. one turn from the leaves, the *pure-strategy* values give cheap bounds: with White
+//!    committing first (Black replying knowing it) the value can only be lower, with Black
+//!    first only higher. When the bounds meet, or leave the window, no matrix game is
+//!    solved; the cells they evaluated are kept for the matrix game. (Deeper nodes have no
+//!    such bounds: a serialized search of the whole subtree cost more than it saved.);
 //! 3. otherwise a *double oracle* solves a restricted matrix game exactly ([`Solver`]),
-//!    starting from each side's best serialized (or table) move, and adds each side's best
+//!    starting from each side's best pure (or table) move, and adds each side's best
 //!    response to the other's restricted strategy until neither improves. Best responses
 //!    are searched with thresholds passed down as alpha-beta windows: a cell only has to be
 //!    known well enough to show that its row (column) cannot beat the best response so far.
@@ -40,6 +41,7 @@
 //! strategy.
 
 mod apocalypse;
+mod clock;
 pub mod endgame;
 pub mod eval;
 mod node;
@@ -61,7 +63,6 @@ use crate::variants::apocalypse::{Move, Position};
 
 pub use apocalypse::key;
 pub(crate) use apocalypse::set_probe;
-use node::MoveLists;
 pub use root::{analyse, choose, choose_with_table};
 pub use rules::{Probe, SealedRules, SharedProbe};
 pub use tt::{JointTable, JointTableError};
@@ -76,11 +77,11 @@ const MET: f64 = 1e-12;
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Positions visited, by the matrix search and the serialized searches.
+    /// Positions visited (each cell searched or evaluated counts once per visit).
     pub nodes: u64,
     /// Matrix games solved.
     pub(crate) solves: u64,
-    /// Nodes settled by their serialized bounds alone.
+    /// Nodes settled by their pure-strategy or table bounds alone.
     pub(crate) bound_exits: u64,
     /// Transposition-table probes that found their position.
     pub(crate) tt_hits: u64,
@@ -150,6 +151,13 @@ impl Solved {
     }
 }
 
+/// A node's buffers: both sides' move lists and the bounds of its cells.
+type Scratch<G> = (
+    Vec<<G as SealedRules>::Move>,
+    Vec<<G as SealedRules>::Move>,
+    oracle::Cells,
+);
+
 /// The search state: table, solver workspace, counters and limits.
 pub struct Searcher<'a, G: SealedRules = Position> {
     tt: tt::JointTable<G::Move>,
@@ -163,10 +171,8 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     aborted: bool,
     can_abort: bool,
     next_poll: u64,
-    /// Move buffers of the serialized search, reused.
-    spare: Vec<MoveLists<G>>,
-    /// The first mover's best move at the top of the last serialized search.
-    serial_best: Option<G::Move>,
+    /// Move lists and cells of finished nodes, for the next ones to reuse.
+    spare: Vec<Scratch<G>>,
     /// The depth of the root iteration under way (0: none), which only the root has.
     root_depth: u32,
     /// The root iteration's last restricted equilibrium, every cell of it searched.
@@ -201,7 +207,6 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
             can_abort: false,
             next_poll: 0,
             spare: Vec::new(),
-            serial_best: None,
             root_depth: 0,
             partial: None,
         }
@@ -246,17 +251,30 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     /// Counts a node, and gives its value when no search is needed there: a finished game,
     /// depth 0 (the static evaluation), or a stopped search (a neutral ½, discarded above).
     fn leaf(&mut self, pos: &G, depth: u32) -> Option<f64> {
+        if depth == 0 {
+            return Some(self.leaf_value(pos));
+        }
         self.stats.nodes += 1;
+        if let Some(v) = self.known(pos) {
+            return Some(v);
+        }
+        self.poll().then_some(0.5)
+    }
+
+    /// Counts a node at depth 0 and gives its value: exact when the game is over or the
+    /// probe knows it, else the static evaluation.
+    fn leaf_value(&mut self, pos: &G) -> f64 {
+        self.stats.nodes += 1;
+        self.known(pos).unwrap_or_else(|| pos.heuristic())
+    }
+
+    /// The exact value of a finished game, or the probe's.
+    fn known(&mut self, pos: &G) -> Option<f64> {
         if let Some(v) = pos.terminal() {
             return Some(v);
         }
-        if let Some(v) = self.probe.and_then(|p| p.probe(pos)) {
-            self.stats.probe_hits += 1;
-            return Some(v);
-        }
-        if depth == 0 {
-            return Some(pos.heuristic());
-        }
-        self.poll().then_some(0.5)
+        let v = self.probe.and_then(|p| p.probe(pos));
+        self.stats.probe_hits += u64::from(v.is_some());
+        v
     }
 }

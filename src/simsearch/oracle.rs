@@ -16,7 +16,8 @@ type Support = Vec<(usize, f64)>;
 
 impl<G: SealedRules> Searcher<'_, G> {
     /// Solves a node's matrix game by double oracle, from the restricted sets `seed_w` ×
-    /// `seed_b`, inside `window`, knowing the value lies in `bounds`.
+    /// `seed_b`, inside `window`, knowing the value lies in `bounds` and each cell in its
+    /// `cells` bounds.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn double_oracle(
         &mut self,
@@ -24,34 +25,27 @@ impl<G: SealedRules> Searcher<'_, G> {
         depth: u32,
         window: (f64, f64),
         bounds: (f64, f64),
-        white: &[G::Move],
-        black: &[G::Move],
+        (white, black): (&[G::Move], &[G::Move]),
+        cells: &mut Cells,
         seed_w: &[usize],
         seed_b: &[usize],
     ) -> Solved {
         let (alpha, beta) = window;
         let (mut lower, mut upper) = bounds;
-        let (m, n) = (white.len(), black.len());
-        let mut cells = Cells {
-            lo: vec![0.0; m * n],
-            hi: vec![1.0; m * n],
-            n,
-        };
         let mut rows: Vec<usize> = seed_w.to_vec();
         let mut cols: Vec<usize> = seed_b.to_vec();
         let mut payoff = Vec::new();
         loop {
             let node = (pos, depth, white, black);
-            let Some((v, x, y)) = self.restricted(node, &mut cells, &rows, &cols, &mut payoff)
-            else {
+            let Some((v, x, y)) = self.restricted(node, cells, &rows, &cols, &mut payoff) else {
                 return Solved::new((lower, upper), 0.5, Vec::new(), Vec::new());
             };
             if depth == self.root_depth {
                 self.partial = Some(Solved::new((lower, upper), v, x.clone(), y.clone()));
             }
             // White's best response to y, then Black's to x.
-            let best_w = self.best_response(node, &mut cells, &rows, &y, v + GAIN, true);
-            let best_b = self.best_response(node, &mut cells, &cols, &x, v - GAIN, false);
+            let best_w = self.best_response(node, cells, &rows, &y, v + GAIN, true);
+            let best_b = self.best_response(node, cells, &cols, &x, v - GAIN, false);
             if self.aborted {
                 continue;
             }
@@ -224,16 +218,45 @@ impl<G: SealedRules> Searcher<'_, G> {
 }
 
 /// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
-struct Cells {
+#[derive(Default)]
+pub(super) struct Cells {
     lo: Vec<f64>,
     hi: Vec<f64>,
     n: usize,
 }
 
 impl Cells {
+    /// The cells of an `m` × `n` matrix, nothing known (every value lies in 0 … 1).
+    pub(super) fn new(m: usize, n: usize) -> Cells {
+        Cells {
+            lo: vec![0.0; m * n],
+            hi: vec![1.0; m * n],
+            n,
+        }
+    }
+
+    /// Makes these the cells of an `m` × `n` matrix, nothing known, keeping the memory.
+    pub(super) fn reset(&mut self, m: usize, n: usize) {
+        self.lo.clear();
+        self.lo.resize(m * n, 0.0);
+        self.hi.clear();
+        self.hi.resize(m * n, 1.0);
+        self.n = n;
+    }
+
+    /// The value of cell `k`, if it is exact.
+    pub(super) fn exact(&self, k: usize) -> Option<f64> {
+        (self.lo[k] == self.hi[k]).then_some(self.lo[k])
+    }
+
+    /// Makes cell `k` exact at `v`.
+    pub(super) fn set(&mut self, k: usize, v: f64) {
+        (self.lo[k], self.hi[k]) = (v, v);
+    }
+
     /// The index of the cell of `line` (a row when `for_white`, else a column) against the
     /// other side's `other`.
-    fn at(&self, line: usize, other: usize, for_white: bool) -> usize {
+    pub(super) fn at(&self, line: usize, other: usize, for_white: bool) -> usize {
         if for_white {
             line * self.n + other
         } else {

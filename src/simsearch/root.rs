@@ -2,9 +2,10 @@
 //! positions of `quill bench`.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::node::MoveLists;
+use super::clock::Clock;
+use super::oracle::Cells;
 use super::{Analysis, FULL, JointTable, SealedRules, Searcher, Solved};
 use crate::choice::Choice;
 use crate::notation::WireMove;
@@ -35,6 +36,9 @@ pub fn analyse<G: SealedRules>(
     }
     s.analyse(pos, white_only, black_only, report)
 }
+
+/// Both sides' move lists of a node.
+type MoveLists<G> = (Vec<<G as SealedRules>::Move>, Vec<<G as SealedRules>::Move>);
 
 /// The root's moves of both sides, each restricted to its `only` list when that is not
 /// empty; `None` when the game is over or a side is left without a move.
@@ -201,41 +205,6 @@ fn strategy<M: Copy>(sup: &[(usize, f64)], moves: &[M]) -> Vec<(M, f64)> {
     sup.iter().map(|&(i, p)| (moves[i], p / total)).collect()
 }
 
-/// The time policy of a clock's budget (`go wtime …`; `go movetime` uses its time whole).
-///
-/// The budget is a hard limit of twice the move's typical share. Each iteration costs a
-/// roughly constant multiple of the previous one (measured: 9–18x in the middle game), so the
-/// next one's cost is planned as the last one's times the last measured ratio. An iteration
-/// starts when it is planned to end within the budget, or when at least half the typical
-/// share is left anyway: a stopped iteration is not lost, its last restricted root game
-/// still answers ([`Analysis::partial`]).
-#[derive(Default)]
-struct Clock {
-    last: Option<Duration>,
-    growth: Option<f64>,
-}
-
-impl Clock {
-    /// The growth assumed before two iterations have been timed.
-    const GROWTH: f64 = 12.0;
-
-    fn completed(&mut self, took: Duration) {
-        if let Some(last) = self.last
-            && last >= Duration::from_millis(1)
-        {
-            self.growth = Some((took.as_secs_f64() / last.as_secs_f64()).clamp(2.0, 40.0));
-        }
-        self.last = Some(took);
-    }
-
-    fn worth_starting(&self, elapsed: Duration, budget: Duration) -> bool {
-        let last = self.last.unwrap_or_default().as_secs_f64();
-        let planned = last * self.growth.unwrap_or(Self::GROWTH);
-        let (elapsed, budget) = (elapsed.as_secs_f64(), budget.as_secs_f64());
-        elapsed + planned <= budget || elapsed <= budget / 4.0
-    }
-}
-
 /// Chooses `side`'s move in `pos` (restricted to `allowed` when it is not empty): searches,
 /// then samples the root strategy with `rng`. `progress` hears about each completed
 /// iteration, with the most likely move in place of a sampled one. A fresh table of the
@@ -371,8 +340,17 @@ impl<G: SealedRules> Searcher<'_, G> {
     ) -> Option<Solved> {
         self.root_depth = depth;
         self.partial = None;
-        let solved =
-            self.double_oracle(pos, depth, FULL, (0.0, 1.0), white, black, seeds.0, seeds.1);
+        let mut cells = Cells::new(white.len(), black.len());
+        let solved = self.double_oracle(
+            pos,
+            depth,
+            FULL,
+            (0.0, 1.0),
+            (white, black),
+            &mut cells,
+            seeds.0,
+            seeds.1,
+        );
         self.root_depth = 0;
         if self.aborted {
             return None;
@@ -409,32 +387,5 @@ impl<G: SealedRules> Searcher<'_, G> {
             }
         }
         pv
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_clock_plans_from_the_measured_growth() {
-        let ms = Duration::from_millis;
-        let mut c = Clock::default();
-        c.completed(ms(10));
-        // Assumed growth 12: 10 ms more plans 120 ms.
-        assert!(c.worth_starting(ms(20), ms(141)));
-        assert!(
-            c.worth_starting(ms(30), ms(120)),
-            "a quarter of the budget or less"
-        );
-        assert!(!c.worth_starting(ms(40), ms(150)));
-        c.completed(ms(50));
-        // Measured growth 5: 250 ms planned.
-        assert!(c.worth_starting(ms(99), ms(350)));
-        assert!(!c.worth_starting(ms(110), ms(350)));
-        c.completed(ms(1000));
-        // Growth 20: 20 s planned.
-        assert!(!c.worth_starting(ms(6000), ms(23_000)));
-        assert!(c.worth_starting(ms(6000), ms(26_001)));
     }
 }
