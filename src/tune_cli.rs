@@ -34,7 +34,6 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,10 +41,12 @@ use clap::Args;
 
 mod data;
 mod error;
+mod fitting;
 mod model;
 
-use data::{Data, Sample};
+use data::Data;
 use error::{GameFault, OutOfRange, TuneError};
+use fitting::{Search, error, fit_k, gradient};
 use model::Tunable;
 
 use quill::variant::Variant;
@@ -116,143 +117,6 @@ fn parse_min_z(text: &str) -> Result<f64, OutOfRange> {
     bounded(text, 100.0)
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The evaluation of a sample under weights `w` (as the variant's evaluation computes it).
-fn eval<P>(s: &Sample<P>, w: &[i32]) -> f64 {
-    let dot: i32 = s.terms.iter().zip(w).map(|(t, w)| t * w).sum();
-    f64::from(s.fixed + dot)
-}
-
-/// The mean squared error of the predictions `σ(K·e/400)`.
-fn error<P>(samples: &[Sample<P>], w: &[i32], k: f64) -> f64 {
-    if samples.is_empty() {
-        return f64::NAN;
-    }
-    let sum: f64 = samples
-        .iter()
-        .map(|s| (s.result - sigmoid(k * eval(s, w) / 400.0)).powi(2))
-        .sum();
-    sum / samples.len() as f64
-}
-
-/// The pull toward the current weights: `λ·Σ((w − w₀)/100)²`.
-fn penalty(w: &[i32], centre: &[i32], lambda: f64) -> f64 {
-    let sum: f64 = w
-        .iter()
-        .zip(centre)
-        .map(|(a, b)| (f64::from(a - b) / 100.0).powi(2))
-        .sum();
-    lambda * sum
-}
-
-/// The `K` of the smallest error, by golden-section search over [0.05, 20].
-fn fit_k<P>(samples: &[Sample<P>], w: &[i32]) -> f64 {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (0.05f64, 20.0f64);
-    for _ in 0..60 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if error(samples, w, c) < error(samples, w, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
-}
-
-/// For each weight, the error's gradient (per centipawn) and its `z`: the per-game sums of
-/// the gradient, their mean over the games divided by its standard error. Games count
-/// alike, whatever their length, so that a long game's many similar positions do not pass for
-/// many independent witnesses.
-fn gradient<P>(samples: &[Sample<P>], w: &[i32], k: f64) -> (Vec<f64>, Vec<f64>) {
-    let n_terms = w.len();
-    let mut per_game: Vec<(usize, Vec<f64>)> = Vec::new();
-    let mut total = vec![0.0; n_terms];
-    for s in samples {
-        let p = sigmoid(k * eval(s, w) / 400.0);
-        let d = 2.0 * (p - s.result) * p * (1.0 - p) * k / 400.0;
-        if per_game.last().is_none_or(|(g, _)| *g != s.game) {
-            per_game.push((s.game, vec![0.0; n_terms]));
-        }
-        let (_, g) = per_game.last_mut().expect("pushed above");
-        for (i, t) in s.terms.iter().enumerate() {
-            let term = d * f64::from(*t);
-            g[i] += term;
-            total[i] += term;
-        }
-    }
-    let n = samples.len().max(1) as f64;
-    let grad = total.iter().map(|t| t / n).collect();
-    let games = per_game.len() as f64;
-    let mut z = vec![0.0; n_terms];
-    if games >= 2.0 {
-        for (i, z) in z.iter_mut().enumerate() {
-            let mean = per_game.iter().map(|(_, g)| g[i]).sum::<f64>() / games;
-            let var = per_game
-                .iter()
-                .map(|(_, g)| (g[i] - mean).powi(2))
-                .sum::<f64>()
-                / (games - 1.0);
-            let se = (var / games).sqrt();
-            *z = if se > 0.0 { mean / se } else { 0.0 };
-        }
-    }
-    (grad, z)
-}
-
-/// The settings of one round's weight search.
-struct Search<'a, P> {
-    samples: &'a [Sample<P>],
-    centre: &'a [i32],
-    /// The values each weight may take, whatever the radius.
-    ranges: &'a [RangeInclusive<i32>],
-    radius: i32,
-    lambda: f64,
-    k: f64,
-}
-
-impl<P> Search<'_, P> {
-    /// The objective: the error plus the pull toward the centre.
-    fn objective(&self, w: &[i32]) -> f64 {
-        error(self.samples, w, self.k) + penalty(w, self.centre, self.lambda)
-    }
-
-    /// Moves each weight in `free` to the integer within `radius` of the centre and inside
-    /// its range that minimises the objective, the others held, over and over until no weight
-    /// moves.
-    fn line_search(&self, w: &mut [i32], free: &[bool]) {
-        for _ in 0..MAX_SWEEPS {
-            let mut moved = false;
-            for i in (0..w.len()).filter(|&i| free[i]) {
-                let mut best = (self.objective(w), w[i]);
-                let mut trial = w.to_vec();
-                let (low, high) = (
-                    (self.centre[i] - self.radius).max(*self.ranges[i].start()),
-                    (self.centre[i] + self.radius).min(*self.ranges[i].end()),
-                );
-                for v in low..=high {
-                    trial[i] = v;
-                    let e = self.objective(&trial);
-                    if e < best.0 {
-                        best = (e, v);
-                    }
-                }
-                if best.1 != w[i] {
-                    w[i] = best.1;
-                    moved = true;
-                }
-            }
-            if !moved {
-                break;
-            }
-        }
-    }
-}
-
 /// Runs `quill tune`: exit 0 with the fitted weights printed, 2 on a bad file or no data.
 pub fn run_tune(args: &TuneArgs) -> ExitCode {
     match tune(args) {
@@ -321,6 +185,31 @@ fn fit<P: Tunable>(
     texts: &[(PathBuf, String)],
     out: &mut String,
 ) -> Result<(), TuneError> {
+    let mut data = load::<P>(args, texts, out)?;
+    let set = data.weight_set.ok_or(TuneError::NoPositions)?;
+    let start = P::current(set);
+    let k = fit_start(&data, &start, out);
+    // z: how many standard errors the error's gradient at the current weights is from 0.
+    let z0 = gradient(&data.fit, &start, k).1;
+    let w = rounds(args, &mut data, &start, k, out);
+    let _ = writeln!(
+        out,
+        "{:<18} {:>8} {:>8} {:>8}",
+        "weight", "now", "fitted", "z now"
+    );
+    for (i, name) in P::NAMES.iter().enumerate() {
+        let _ = writeln!(out, "{name:<18} {:>8} {:>8} {:>8.2}", start[i], w[i], z0[i]);
+    }
+    let _ = writeln!(out, "{}", P::show(set, &w));
+    Ok(())
+}
+
+/// Reads the games' positions, and says how many there are.
+fn load<P: Tunable>(
+    args: &TuneArgs,
+    texts: &[(PathBuf, String)],
+    out: &mut String,
+) -> Result<Data<P>, TuneError> {
     let mut data = Data::<P>::default();
     for (path, text) in texts {
         data.read(text, args.skip_plies, path)?;
@@ -337,26 +226,41 @@ fn fit<P: Tunable>(
         data.fit.len(),
         data.held.len()
     );
-    let set = data.weight_set.ok_or(TuneError::NoPositions)?;
-    let start = P::current(set);
-    let ranges: Vec<_> = (0..start.len()).map(P::range).collect();
-    let mut k = fit_k(&data.fit, &start);
+    Ok(data)
+}
+
+/// Fits `K` to the current weights, and prints the error there (and at the search's own `K`,
+/// if the variant has one).
+fn fit_start<P: Tunable>(data: &Data<P>, start: &[i32], out: &mut String) -> f64 {
+    let k = fit_k(&data.fit, start);
     let _ = writeln!(
         out,
         "K = {k:.4}; error with the current weights: fit {:.6}, held out {:.6}",
-        error(&data.fit, &start, k),
-        error(&data.held, &start, k)
+        error(&data.fit, start, k),
+        error(&data.held, start, k)
     );
     if let Some(search_k) = P::SEARCH_K {
         let _ = writeln!(
             out,
             "the search reads evaluations at K = {search_k}: error there fit {:.6}, held out {:.6}",
-            error(&data.fit, &start, search_k),
-            error(&data.held, &start, search_k)
+            error(&data.fit, start, search_k),
+            error(&data.held, start, search_k)
         );
     }
-    let mut w = start.clone();
-    let z0 = gradient(&data.fit, &start, k).1;
+    k
+}
+
+/// The rounds of the fit from `start`: each refits `K` (after the first), frees the weights
+/// whose gradient is sure enough, and line-searches them. Returns the fitted weights.
+fn rounds<P: Tunable>(
+    args: &TuneArgs,
+    data: &mut Data<P>,
+    start: &[i32],
+    mut k: f64,
+    out: &mut String,
+) -> Vec<i32> {
+    let ranges: Vec<_> = (0..start.len()).map(P::range).collect();
+    let mut w = start.to_vec();
     for round in 1..=args.rounds {
         if round > 1 {
             for s in data.fit.iter_mut().chain(data.held.iter_mut()) {
@@ -372,7 +276,7 @@ fn fit<P: Tunable>(
             .collect();
         let search = Search {
             samples: &data.fit,
-            centre: &start,
+            centre: start,
             ranges: &ranges,
             radius: args.radius,
             lambda: args.lambda,
@@ -387,17 +291,7 @@ fn fit<P: Tunable>(
             error(&data.held, &w, k)
         );
     }
-    // z: how many standard errors the error's gradient at the current weights is from 0.
-    let _ = writeln!(
-        out,
-        "{:<18} {:>8} {:>8} {:>8}",
-        "weight", "now", "fitted", "z now"
-    );
-    for (i, name) in P::NAMES.iter().enumerate() {
-        let _ = writeln!(out, "{name:<18} {:>8} {:>8} {:>8.2}", start[i], w[i], z0[i]);
-    }
-    let _ = writeln!(out, "{}", P::show(set, &w));
-    Ok(())
+    w
 }
 
 #[cfg(test)]

@@ -1,3 +1,5 @@
+use super::data::Sample;
+use super::fitting::{eval, sigmoid};
 use super::*;
 use quill::variants::gladiator::Position;
 
