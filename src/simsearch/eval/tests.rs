@@ -1,0 +1,180 @@
+//! The evaluation's tests: its terms against an independent square-by-square count, the
+//! payoff table against its formula, and balances worked by hand.
+
+use super::*;
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(Rules::Seed, fen).unwrap()
+}
+
+/// Whether a knight's jump joins squares `a` and `b` (indices `rank * 5 + file`).
+fn jump(a: u32, b: u32) -> bool {
+    let (df, dr) = ((a % 5).abs_diff(b % 5), (a / 5).abs_diff(b / 5));
+    (df, dr) == (1, 2) || (df, dr) == (2, 1)
+}
+
+/// The squares of a bitboard.
+fn squares(b: u32) -> Vec<u32> {
+    (0..25).filter(|i| b >> i & 1 == 1).collect()
+}
+
+/// The terms of [`heuristic`]'s documentation counted square by square, White's minus
+/// Black's, for comparison with [`eval_terms`].
+fn by_squares(p: &Position) -> [i32; TERMS] {
+    let side = |s: Side| {
+        let f = p.footmen(s).count_ones() as i32;
+        let lone = f == 1;
+        let exposed = (p.horsemen(s) & footman_attacks(p.footmen(s.opponent()), s.opponent()))
+            .count_ones() as i32;
+        let enemy = squares(p.horsemen(s.opponent()));
+        let hit = squares(p.footmen(s))
+            .into_iter()
+            .filter(|&q| enemy.iter().any(|&h| jump(q, h)))
+            .count() as i32;
+        [
+            f,
+            i32::from(lone),
+            p.horsemen(s).count_ones() as i32,
+            exposed,
+            if lone { 0 } else { hit },
+            i32::from(lone && hit > 0),
+            i32::from(p.penalties(s)),
+            if lone { 0 } else { p.footman_advance(s) as i32 },
+            p.horseman_mobility(s) as i32,
+        ]
+    };
+    let (w, b) = (side(Side::White), side(Side::Black));
+    std::array::from_fn(|i| w[i] - b[i])
+}
+
+/// The logistic of the floating-point formula of [`heuristic`]'s documentation under
+/// the position's [`weights`], for comparison.
+fn by_formula(p: &Position) -> f64 {
+    let d: f64 = by_squares(p)
+        .iter()
+        .zip(weights(p.rules()).to_array())
+        .map(|(&t, w)| f64::from(t) * f64::from(w) / 100.0)
+        .sum();
+    1.0 / (1.0 + (-0.8 * d).exp())
+}
+
+/// Positions from random play of both rule sets: every position of 60 games, each from
+/// the start, with a seeded uniform choice of each side's legal moves (and, one turn in
+/// twenty, an illegal one, for the penalty term).
+fn from_play() -> Vec<Position> {
+    let mut rng = crate::rng::Rng::new(14);
+    let mut out = Vec::new();
+    for game in 0..60 {
+        let rules = if game % 2 == 0 {
+            Rules::Seed
+        } else {
+            Rules::Classic
+        };
+        let mut p = Position::start(rules);
+        let mut moves = Vec::new();
+        while p.end().is_none() && out.len() < 100_000 {
+            out.push(p.clone());
+            let mut pick = |side| {
+                p.legal_moves(side, &mut moves);
+                if moves.is_empty() || rng.below(20) == 0 {
+                    return Err(crate::variants::apocalypse::Illegal::CannotMove);
+                }
+                Ok(moves[rng.below(moves.len() as u64) as usize])
+            };
+            let (w, b) = (pick(Side::White), pick(Side::Black));
+            p = p.resolve(w, b);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_terms_times_the_weights_are_the_balance_on_positions_from_play() {
+    let positions = from_play();
+    assert!(positions.len() > 1000, "{}", positions.len());
+    let mut seen = [false; TERMS];
+    let mut rule_sets = [false; 2];
+    for p in &positions {
+        let w = weights(p.rules()).to_array();
+        rule_sets[usize::from(p.rules() == Rules::Classic)] = true;
+        let terms = eval_terms(p);
+        assert_eq!(terms, by_squares(p), "{}", p.fen());
+        let dot: i32 = terms.iter().zip(w).map(|(t, w)| t * w).sum();
+        assert_eq!(dot, balance(p), "{}", p.fen());
+        assert!((heuristic(p) - by_formula(p)).abs() < 1e-12, "{}", p.fen());
+        for (seen, t) in seen.iter_mut().zip(terms) {
+            *seen |= t != 0;
+        }
+    }
+    // Every term and both rule sets are exercised.
+    assert_eq!(seen, [true; TERMS]);
+    assert_eq!(rule_sets, [true; 2]);
+}
+
+#[test]
+fn the_weights_round_trip_through_their_list() {
+    for rules in [Rules::Seed, Rules::Classic] {
+        assert_eq!(
+            Weights::from_array(weights(rules).to_array()),
+            *weights(rules)
+        );
+    }
+    let list: [i32; TERMS] = std::array::from_fn(|i| i as i32 * 7 - 20);
+    assert_eq!(Weights::from_array(list).to_array(), list);
+    assert_eq!(Weights::from_array(list).hit_lone_footman, list[5]);
+}
+
+#[test]
+fn the_table_gives_the_formula_on_positions_from_play() {
+    let fens = [
+        "npppn/p3p/5/P3P/NPPPN w - - 0 1 0/0",
+        "n1p1n/p1p1p/1P3/P3P/N2PN w - - 0 4 1/0",
+        "4n/1p3/5/2P2/N4 w - - 0 1 0/0",
+        "n3n/1P1P1/5/1p1p1/N3N w - - 0 1 0/1",
+        "2n2/P4/5/4p/2N2 w - - 0 1 0/0",
+        "5/1p3/3N1/P4/4n w - - 0 1 0/0",
+        "n3n/5/1P1P1/5/2N2 w - - 0 1 0/0",
+    ];
+    for fen in fens {
+        let p = pos(fen);
+        assert!((heuristic(&p) - by_formula(&p)).abs() < 1e-12, "{fen}");
+        for side in [Side::White, Side::Black] {
+            assert_eq!(
+                advance(p.footmen(side), side),
+                p.footman_advance(side) as i32
+            );
+            assert_eq!(
+                Material::of(&p, side).mobility,
+                p.horseman_mobility(side) as i32
+            );
+        }
+    }
+}
+
+#[test]
+fn balances_by_hand() {
+    // White: lone footman c2 (no advance bonus), horseman a1 (b3, c2 own → 1 square).
+    // Black: lone footman b4, horseman e5 (c4, d3 → 2 squares). No threats.
+    let p = pos("4n/1p3/5/2P2/N4 w - - 0 1 0/0");
+    let w = weights(Rules::Seed);
+    let white = w.footman + w.lone_footman + w.horseman + w.mobility;
+    let black = w.footman + w.lone_footman + w.horseman + 2 * w.mobility;
+    assert_eq!(balance(&p), white - black);
+    // White's horseman d3 attacks Black's lone footman b4 (and b2 c1 c5 e1 e5: 6
+    // squares); Black's horseman e1 attacks c2 and d3 (2 squares), not the footman a2.
+    let p = pos("5/1p3/3N1/P4/4n w - - 0 1 0/0");
+    let white = w.footman + w.lone_footman + w.horseman + 6 * w.mobility;
+    let black = w.footman + w.lone_footman + w.horseman + w.hit_lone_footman + 2 * w.mobility;
+    assert_eq!(balance(&p), white - black);
+    // Two White footmen b3 d3 (advanced 2 ranks each); Black's horseman c1 reaches a2 b3
+    // d3 e2, so both are hit, 0.15 each.
+    let p = pos("5/5/1P1P1/5/2n2 w - - 0 1 0/0");
+    let [white, black] = [Side::White, Side::Black].map(|side| Material::of(&p, side));
+    assert_eq!(
+        side_score(&white, &black, 0, w),
+        2 * w.footman + 2 * w.hit_footman + 4 * w.advance
+    );
+    assert_eq!(logistic(0), 0.5);
+    assert!(logistic(REACH) < 1.0 && logistic(REACH + 1) == logistic(REACH));
+    assert!(logistic(-1) < logistic(0) && logistic(0) < logistic(1));
+}
