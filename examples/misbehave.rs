@@ -44,68 +44,10 @@ use quill::protocol::cecp::{self, CecpCommand};
 use quill::protocol::uci::{self, PositionStart, UciCommand};
 use quill::variant::{Side, Variant};
 
-/// The ways to misbehave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fault {
-    Good,
-    Crash,
-    Hang,
-    Garbage,
-    Illegal,
-    FalseClaim,
-    Early,
-    Slow,
-    FloodStart,
-    Flood,
-    Chatter,
-    LongLine,
-    Trickle,
-    EmptyMove,
-    Babble,
-    Deaf,
-}
+#[path = "misbehave/faults.rs"]
+mod faults;
 
-const FAULTS: [(&str, Fault); 16] = [
-    ("good", Fault::Good),
-    ("crash", Fault::Crash),
-    ("hang", Fault::Hang),
-    ("garbage", Fault::Garbage),
-    ("illegal", Fault::Illegal),
-    ("false-claim", Fault::FalseClaim),
-    ("early", Fault::Early),
-    ("slow", Fault::Slow),
-    ("flood-start", Fault::FloodStart),
-    ("flood", Fault::Flood),
-    ("chatter", Fault::Chatter),
-    ("long-line", Fault::LongLine),
-    ("trickle", Fault::Trickle),
-    ("empty-move", Fault::EmptyMove),
-    ("babble", Fault::Babble),
-    ("deaf", Fault::Deaf),
-];
-
-/// Never reads its input again: whatever is sent fills the pipe.
-fn deaf() -> ! {
-    loop {
-        sleep(Duration::from_secs(1000));
-    }
-}
-
-/// Writes `text` again and again, with `pause` between writes, until the reader goes away
-/// (then it exits).
-fn repeat(text: &[u8], pause: Duration) -> ! {
-    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    loop {
-        let written = out.write_all(text);
-        let flushed = if pause.is_zero() { Ok(()) } else { out.flush() };
-        if written.and(flushed).is_err() {
-            exit(0);
-        }
-        if !pause.is_zero() {
-            sleep(pause);
-        }
-    }
-}
+use faults::{FAULTS, Fault, deaf, repeat};
 
 /// The engine's state.
 struct Double {

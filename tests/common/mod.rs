@@ -116,6 +116,7 @@ pub fn misbehave_path() -> &'static PathBuf {
         let built = modified(&path);
         let stale = built.is_none()
             || built < modified(&root().join("examples/misbehave.rs"))
+            || built < modified(&root().join("examples/misbehave/faults.rs"))
             || built < modified(&quill);
         if stale {
             let mut cargo = Command::new(env!("CARGO"));
