@@ -138,6 +138,51 @@ impl Position {
         }
     }
 
+    /// The position after a turn of two legal moves: [`Position::resolve`] with both moves
+    /// judged legal, and a fast path for the common turn whose moves cannot interact (no
+    /// pass, neither lands where the other starts, they do not land on one square). Then no
+    /// capture can be escaped and nothing collides, so each move is played on its own; any
+    /// other turn goes through the full resolution. The search plays every cell this way.
+    pub(crate) fn play(&self, white: Move, black: Move) -> Position {
+        let (lw, lb) = (white.landing(), black.landing());
+        if white.is_pass()
+            || black.is_pass()
+            || white.to == black.from
+            || black.to == white.from
+            || lw == lb
+        {
+            return self.resolve(Ok(white), Ok(black));
+        }
+        let (wf, bf) = (1u32 << white.from, 1u32 << black.from);
+        let (wt, bt) = (1u32 << white.to, 1u32 << black.to);
+        let (w_foot, b_foot) = (self.footmen[0] & wf != 0, self.footmen[1] & bf != 0);
+        // Lift both movers, then take what each lands on (its target stayed: neither move
+        // starts on the other's destination).
+        let captured = self.occupied(1) & wt != 0 || self.occupied(0) & bt != 0;
+        let mut footmen = [self.footmen[0] & !wf & !bt, self.footmen[1] & !bf & !wt];
+        let mut horsemen = [self.horsemen[0] & !wf & !bt, self.horsemen[1] & !bf & !wt];
+        for (s, m, foot, land) in [(0, white, w_foot, lw), (1, black, b_foot, lb)] {
+            let kind = if foot { Kind::Footman } else { Kind::Horseman };
+            if kind == Kind::Horseman || self.promotes(s, m, kind) {
+                horsemen[s] |= 1 << land;
+            } else {
+                footmen[s] |= 1 << land;
+            }
+        }
+        Position {
+            rules: self.rules,
+            footmen,
+            horsemen,
+            penalties: self.penalties,
+            quiet: if w_foot || b_foot || captured {
+                0
+            } else {
+                self.quiet + 1
+            },
+            turn: self.turn.saturating_add(1),
+        }
+    }
+
     /// Takes each moving piece off its square in `next`; returns their kinds (before any
     /// promotion; a footman for a side that does not move).
     #[inline]
@@ -183,9 +228,9 @@ impl Position {
     /// collided.
     #[inline]
     fn land(&self, next: &mut Men, moves: [Option<Move>; 2], kinds: [Kind; 2]) -> bool {
-        let land = |m: Move| if m.redeploy == NONE { m.to } else { m.redeploy };
+        let land = Move::landing;
         let place = |next: &mut Men, s: usize, m: Move, kind: Kind| {
-            let bit = 1u32 << land(m);
+            let bit = 1u32 << m.landing();
             if kind == Kind::Horseman || self.promotes(s, m, kind) {
                 next.horsemen[s] |= bit;
             } else {
