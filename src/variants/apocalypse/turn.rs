@@ -93,10 +93,12 @@ impl Position {
             (None, Some(why)) => return Some(End::Win(Side::White, black_reason(why))),
             (None, None) => {}
         }
-        let (w, b) = (self.has_move(Side::White), self.has_move(Side::Black));
+        // Black's moves are looked at only when White's do not settle it (a leaf of the
+        // search asks this of every position).
+        let (w, b) = (|| self.has_move(Side::White), || self.has_move(Side::Black));
         match self.rules {
-            Rules::Seed if !w && !b => Some(End::Draw("neither player has a legal move")),
-            Rules::Classic if !w || !b => Some(End::Draw("a player has no legal move")),
+            Rules::Seed if !w() && !b() => Some(End::Draw("neither player has a legal move")),
+            Rules::Classic if !w() || !b() => Some(End::Draw("a player has no legal move")),
             _ => None,
         }
     }
