@@ -140,30 +140,34 @@ impl Position {
         }
     }
 
-    /// The position after a turn of two legal moves: [`Position::resolve`] with both moves
-    /// judged legal, and a fast path for the common turn whose moves cannot interact (no
-    /// pass, neither lands where the other starts, they do not land on one square). Then no
-    /// capture can be escaped and nothing collides, so each move is played on its own; any
-    /// other turn goes through the full resolution. The search plays every cell this way.
+    /// The position after a turn of two legal moves, each a piece's move (a pass goes
+    /// through [`Position::resolve`]): the same position `resolve` gives, worked on the
+    /// bitboards in one pass. Both movers are lifted, then each destination is cleared of the
+    /// other side's pieces (a mover that left it is already lifted, so it escapes), then the
+    /// movers are put down, a collision on one landing square settled by the pieces' kinds.
+    /// The search plays every cell this way.
     pub(crate) fn play(&self, white: Move, black: Move) -> Position {
-        let (lw, lb) = (white.landing(), black.landing());
-        if white.is_pass()
-            || black.is_pass()
-            || white.to == black.from
-            || black.to == white.from
-            || lw == lb
-        {
+        if white.is_pass() || black.is_pass() {
             return self.resolve(Ok(white), Ok(black));
         }
         let (wf, bf) = (1u32 << white.from, 1u32 << black.from);
         let (wt, bt) = (1u32 << white.to, 1u32 << black.to);
         let (w_foot, b_foot) = (self.footmen[0] & wf != 0, self.footmen[1] & bf != 0);
-        // Lift both movers, then take what each lands on (its target stayed: neither move
-        // starts on the other's destination).
-        let captured = self.occupied(1) & wt != 0 || self.occupied(0) & bt != 0;
+        let captured = (self.occupied(1) & !bf & wt) | (self.occupied(0) & !wf & bt) != 0;
         let mut footmen = [self.footmen[0] & !wf & !bt, self.footmen[1] & !bf & !wt];
         let mut horsemen = [self.horsemen[0] & !wf & !bt, self.horsemen[1] & !bf & !wt];
+        let (lw, lb) = (white.landing(), black.landing());
+        let collided = lw == lb;
+        // On a collision a horseman beats a footman; two of a kind are both removed.
+        let stays = if collided {
+            [!w_foot && b_foot, w_foot && !b_foot]
+        } else {
+            [true, true]
+        };
         for (s, m, foot, land) in [(0, white, w_foot, lw), (1, black, b_foot, lb)] {
+            if !stays[s] {
+                continue;
+            }
             let kind = if foot { Kind::Footman } else { Kind::Horseman };
             if kind == Kind::Horseman || self.promotes(s, m, kind) {
                 horsemen[s] |= 1 << land;
@@ -176,7 +180,7 @@ impl Position {
             footmen,
             horsemen,
             penalties: self.penalties,
-            quiet: if w_foot || b_foot || captured {
+            quiet: if w_foot || b_foot || captured || collided {
                 0
             } else {
                 self.quiet + 1
