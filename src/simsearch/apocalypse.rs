@@ -15,7 +15,7 @@ impl SealedRules for Position {
     }
 
     fn joint(&self, white: Move, black: Move) -> Position {
-        self.resolve(Ok(white), Ok(black))
+        self.play(white, black)
     }
 
     fn terminal(&self) -> Option<f64> {

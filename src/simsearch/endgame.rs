@@ -129,7 +129,7 @@ impl Endgame {
                 pos.legal_moves(Side::Black, &mut black);
                 for &w in &white {
                     for &b in &black {
-                        let child = pos.resolve(Ok(w), Ok(b));
+                        let child = pos.play(w, b);
                         let next = positions.len() as u32;
                         let id = *index.entry(key(&child)).or_insert_with(|| {
                             positions.push(child);

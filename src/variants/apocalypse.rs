@@ -65,6 +65,16 @@ impl Move {
         self.from == NONE
     }
 
+    /// The square the moved piece ends on: its redeploy square if it has one, else `to`.
+    #[inline]
+    pub(crate) fn landing(self) -> u8 {
+        if self.redeploy == NONE {
+            self.to
+        } else {
+            self.redeploy
+        }
+    }
+
     /// The wire form of the move.
     pub(crate) fn to_wire(self) -> WireMove {
         if self.is_pass() {

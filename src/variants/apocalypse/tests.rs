@@ -80,3 +80,36 @@ fn has_move_agrees_with_the_generator() {
         }
     }
 }
+
+/// The search's fast path (`play`) gives the full resolution's position on every pair of
+/// legal moves, over positions of random play under both rule sets (redeploys, promotions,
+/// captures, escapes and collisions included).
+#[test]
+fn play_agrees_with_the_full_resolution() {
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    let mut pairs = 0u32;
+    for rules in [Rules::Seed, Rules::Classic] {
+        let mut p = Position::start(rules);
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..3000 {
+            if p.end().is_some() {
+                p = Position::start(rules);
+                continue;
+            }
+            p.legal_moves(Side::White, &mut white);
+            p.legal_moves(Side::Black, &mut black);
+            for &w in &white {
+                for &b in &black {
+                    assert_eq!(p.play(w, b), p.resolve(Ok(w), Ok(b)), "{} {w} {b}", p.fen());
+                    pairs += 1;
+                }
+            }
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let w = white[(x >> 8) as usize % white.len()];
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let b = black[(x >> 8) as usize % black.len()];
+            p = p.resolve(Ok(w), Ok(b));
+        }
+    }
+    assert!(pairs > 100_000, "only {pairs} pairs checked");
+}
