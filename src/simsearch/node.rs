@@ -197,21 +197,8 @@ impl<G: SealedRules> Searcher<'_, G> {
                     s if s <= killer => s - 1,
                     s => s,
                 };
-                let m2 = second[j];
                 let k = cells.at(i, j, white_first);
-                let v = match cells.exact(k) {
-                    Some(v) => v,
-                    None => {
-                        let child = if white_first {
-                            pos.joint(m1, m2)
-                        } else {
-                            pos.joint(m2, m1)
-                        };
-                        let v = self.leaf_value(&child);
-                        cells.set(k, v);
-                        v
-                    }
-                };
+                let v = self.cell_value(pos, (m1, second[j]), white_first, k, cells);
                 worst = worst.min(sign * v);
                 if worst <= a {
                     killer = j;
@@ -227,6 +214,29 @@ impl<G: SealedRules> Searcher<'_, G> {
             }
         }
         (sign * best, best_line)
+    }
+
+    /// The value of cell `k`, the turn of `first` (the first mover's move) and `second`: its
+    /// kept value if it has one, else the leaf's value, then kept.
+    fn cell_value(
+        &mut self,
+        pos: &G,
+        (first, second): (G::Move, G::Move),
+        white_first: bool,
+        k: usize,
+        cells: &mut Cells,
+    ) -> f64 {
+        if let Some(v) = cells.exact(k) {
+            return v;
+        }
+        let child = if white_first {
+            pos.joint(first, second)
+        } else {
+            pos.joint(second, first)
+        };
+        let v = self.leaf_value(&child);
+        cells.set(k, v);
+        v
     }
 }
 
