@@ -26,6 +26,10 @@ impl SealedRules for Position {
         super::eval::heuristic(self)
     }
 
+    fn joint_payoff(&self, white: Move, black: Move) -> f64 {
+        super::eval::after(self, white, black)
+    }
+
     fn key(&self) -> u64 {
         key(self)
     }

@@ -9,20 +9,62 @@
 use std::sync::LazyLock;
 
 use crate::variant::Side;
-use crate::variants::apocalypse::{End, KNIGHT, Position, Rules};
+use crate::variants::apocalypse::{End, KNIGHT, Move, Position, Rules};
 
 /// The exact payoff of a finished game, `None` while it goes on.
 pub(crate) fn terminal(p: &Position) -> Option<f64> {
-    p.end().map(|end| match end {
+    p.end().map(payoff)
+}
+
+/// The payoff of a game's end.
+fn payoff(end: End) -> f64 {
+    match end {
         End::Win(Side::White, _) => 1.0,
         End::Win(Side::Black, _) => 0.0,
         End::Draw(_) => 0.5,
-    })
+    }
 }
 
 /// The payoff of a position: exact when the game is over, else `heuristic`.
 pub fn evaluate(p: &Position) -> f64 {
     terminal(p).unwrap_or_else(|| heuristic(p))
+}
+
+/// The payoff of the position after the turn of `white` and `black` (two legal moves) in
+/// `p`: [`evaluate`] of [`Position::play`], computed as one pass over the new position
+/// (the end test reads the horsemen's moves from the evaluation's), compiled a second time
+/// with `popcnt` as [`balance`] is. The search values every leaf this way.
+pub(crate) fn after(p: &Position, white: Move, black: Move) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        #[target_feature(enable = "popcnt")]
+        fn fast(p: &Position, white: Move, black: Move) -> f64 {
+            evaluate_of(&p.play(white, black))
+        }
+        // SAFETY: the CPU has popcnt (detected just above).
+        return unsafe { fast(p, white, black) };
+    }
+    evaluate_of(&p.play(white, black))
+}
+
+/// [`evaluate`], each side's pieces looked at once for the end test and the balance.
+#[inline(always)]
+fn evaluate_of(p: &Position) -> f64 {
+    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
+    let has_move = |side: Side| {
+        let horsemen = match side {
+            Side::White => &w,
+            Side::Black => &b,
+        };
+        horsemen.mobility > 0 || p.footman_has_move(side)
+    };
+    match p.end_given(has_move) {
+        Some(end) => payoff(end),
+        None => logistic(match p.rules() {
+            Rules::Seed => balance_from(p, (&w, &b), &SEED_WEIGHTS),
+            Rules::Classic => balance_from(p, (&w, &b), &CLASSIC_WEIGHTS),
+        }),
+    }
 }
 
 /// A static estimate for a game still going on, strictly between 0 and 1: a logistic of a
@@ -193,8 +235,14 @@ fn balance_of(p: &Position) -> i32 {
 #[inline(always)]
 fn balance_under(p: &Position, weights: &Weights) -> i32 {
     let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
-    side_score(&w, &b, p.penalties(Side::White), weights)
-        - side_score(&b, &w, p.penalties(Side::Black), weights)
+    balance_from(p, (&w, &b), weights)
+}
+
+/// [`balance_under`] from both sides' [`Material`], White's first.
+#[inline(always)]
+fn balance_from(p: &Position, (w, b): (&Material, &Material), weights: &Weights) -> i32 {
+    side_score(w, b, p.penalties(Side::White), weights)
+        - side_score(b, w, p.penalties(Side::Black), weights)
 }
 
 /// What one side's score needs of its pieces, each horseman looked at once.

@@ -268,6 +268,32 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         self.known(pos).unwrap_or_else(|| pos.heuristic())
     }
 
+    /// Counts the leaf after the turn `white`, `black` of `pos` and gives its value, as
+    /// [`Searcher::leaf_value`] of that position would (without building it when there is no
+    /// probe to ask).
+    fn leaf_after(&mut self, pos: &G, white: G::Move, black: G::Move) -> f64 {
+        if self.probe.is_some() {
+            return self.leaf_value(&pos.joint(white, black));
+        }
+        self.stats.nodes += 1;
+        pos.joint_payoff(white, black)
+    }
+
+    /// The value for White of the position after the turn `white`, `black` of `pos`,
+    /// searched `depth` turns deep in the window (`alpha`, `beta`) as [`Searcher::value`].
+    fn child_value(
+        &mut self,
+        pos: &G,
+        (white, black): (G::Move, G::Move),
+        depth: u32,
+        (alpha, beta): (f64, f64),
+    ) -> f64 {
+        if depth == 0 {
+            return self.leaf_after(pos, white, black);
+        }
+        self.value(&pos.joint(white, black), depth, alpha, beta)
+    }
+
     /// The exact value of a finished game, or the probe's.
     fn known(&mut self, pos: &G) -> Option<f64> {
         if let Some(v) = pos.terminal() {

@@ -229,12 +229,11 @@ impl<G: SealedRules> Searcher<'_, G> {
         if let Some(v) = cells.exact(k) {
             return v;
         }
-        let child = if white_first {
-            pos.joint(first, second)
+        let v = if white_first {
+            self.leaf_after(pos, first, second)
         } else {
-            pos.joint(second, first)
+            self.leaf_after(pos, second, first)
         };
-        let v = self.leaf_value(&child);
         cells.set(k, v);
         v
     }

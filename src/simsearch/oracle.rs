@@ -134,8 +134,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         if cells.lo[k] == cells.hi[k] || self.aborted {
             return;
         }
-        let child = pos.joint(white[i], black[j]);
-        let v = self.value(&child, depth - 1, FULL.0, FULL.1);
+        let v = self.child_value(pos, (white[i], black[j]), depth - 1, FULL);
         cells.lo[k] = v;
         cells.hi[k] = v;
     }
@@ -194,11 +193,9 @@ impl<G: SealedRules> Searcher<'_, G> {
         for_white: bool,
     ) -> Option<f64> {
         let v = if for_white {
-            let child = pos.joint(white[line], black[other]);
-            self.value(&child, depth - 1, t, FULL.1)
+            self.child_value(pos, (white[line], black[other]), depth - 1, (t, FULL.1))
         } else {
-            let child = pos.joint(white[other], black[line]);
-            self.value(&child, depth - 1, FULL.0, t)
+            self.child_value(pos, (white[other], black[line]), depth - 1, (FULL.0, t))
         };
         if self.aborted {
             return None;

@@ -30,6 +30,15 @@ pub trait SealedRules: Clone {
     /// hook of the depth-limited search).
     fn heuristic(&self) -> f64;
 
+    /// The payoff of the position after the turn `white`, `black` (two legal moves): its
+    /// [`SealedRules::terminal`] value if the game ends there, else its
+    /// [`SealedRules::heuristic`]. The search values its leaves this way; a game may give
+    /// the same value faster than by building the position first.
+    fn joint_payoff(&self, white: Self::Move, black: Self::Move) -> f64 {
+        let next = self.joint(white, black);
+        next.terminal().unwrap_or_else(|| next.heuristic())
+    }
+
     /// A 64-bit key of everything the value depends on (for the transposition table;
     /// 0 is never a key of a stored position).
     fn key(&self) -> u64;

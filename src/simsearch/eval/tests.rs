@@ -178,3 +178,33 @@ fn balances_by_hand() {
     assert!(logistic(REACH) < 1.0 && logistic(REACH + 1) == logistic(REACH));
     assert!(logistic(-1) < logistic(0) && logistic(0) < logistic(1));
 }
+
+#[test]
+fn the_leaf_after_a_turn_is_the_evaluation_of_the_resolved_position() {
+    // `after` plays the turn and tests the end from the evaluation's own horseman moves; it
+    // must give, bit for bit, the payoff of the turn resolved by the rules and then
+    // evaluated: every pair of legal moves on positions from play.
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    let (mut pairs, mut ended, mut drawn_stuck) = (0u32, 0u32, 0u32);
+    for p in from_play().iter().step_by(3) {
+        p.legal_moves(Side::White, &mut white);
+        p.legal_moves(Side::Black, &mut black);
+        for &w in &white {
+            for &b in &black {
+                let next = p.resolve(Ok(w), Ok(b));
+                let want = evaluate(&next);
+                let got = after(p, w, b);
+                assert_eq!(got.to_bits(), want.to_bits(), "{} {w} {b}", p.fen());
+                pairs += 1;
+                ended += u32::from(next.end().is_some());
+                drawn_stuck += u32::from(matches!(next.end(), Some(End::Draw(_))));
+            }
+        }
+    }
+    assert!(pairs > 20_000, "only {pairs} pairs");
+    // Finished games (wins and draws) are among them, not only estimates.
+    assert!(
+        ended > 100 && drawn_stuck > 0,
+        "{ended} ended, {drawn_stuck} drawn"
+    );
+}

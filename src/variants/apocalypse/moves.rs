@@ -17,6 +17,12 @@ impl Position {
 
     /// Whether the side has a move other than a pass.
     pub(crate) fn has_move(&self, side: Side) -> bool {
+        self.footman_has_move(side) || self.horseman_has_move(side)
+    }
+
+    /// Whether one of the side's footmen has a legal move.
+    #[inline]
+    pub(crate) fn footman_has_move(&self, side: Side) -> bool {
         let s = side.index();
         let o = 1 - s;
         let occ = self.occupied(0) | self.occupied(1);
@@ -29,9 +35,12 @@ impl Position {
         {
             targets &= !if s == 0 { RANK_5 } else { RANK_1 };
         }
-        if targets != 0 {
-            return true;
-        }
+        targets != 0
+    }
+
+    /// Whether one of the side's horsemen has a legal move (a square not its own side's).
+    fn horseman_has_move(&self, side: Side) -> bool {
+        let s = side.index();
         let mut h = self.horsemen[s];
         while h != 0 {
             let sq = h.trailing_zeros() as usize;

@@ -78,6 +78,13 @@ impl Position {
 
     /// The game's end, if it has ended (end conditions first, then the no-legal-move draws).
     pub fn end(&self) -> Option<End> {
+        self.end_given(|side| self.has_move(side))
+    }
+
+    /// [`Position::end`], with `has_move` telling whether a side has a move other than a
+    /// pass (the search's leaf knows the horsemen's moves already, from its evaluation).
+    #[inline(always)]
+    pub(crate) fn end_given(&self, has_move: impl Fn(Side) -> bool) -> Option<End> {
         let lost = |s: usize| {
             if self.footmen[s] == 0 {
                 Some("no footmen left")
@@ -95,7 +102,7 @@ impl Position {
         }
         // Black's moves are looked at only when White's do not settle it (a leaf of the
         // search asks this of every position).
-        let (w, b) = (|| self.has_move(Side::White), || self.has_move(Side::Black));
+        let (w, b) = (|| has_move(Side::White), || has_move(Side::Black));
         match self.rules {
             Rules::Seed if !w() && !b() => Some(End::Draw("neither player has a legal move")),
             Rules::Classic if !w() || !b() => Some(End::Draw("a player has no legal move")),
@@ -145,7 +152,9 @@ impl Position {
     /// bitboards in one pass. Both movers are lifted, then each destination is cleared of the
     /// other side's pieces (a mover that left it is already lifted, so it escapes), then the
     /// movers are put down, a collision on one landing square settled by the pieces' kinds.
-    /// The search plays every cell this way.
+    /// The search plays every cell this way (inlined, so that its leaves are evaluated
+    /// straight from registers).
+    #[inline(always)]
     pub(crate) fn play(&self, white: Move, black: Move) -> Position {
         if white.is_pass() || black.is_pass() {
             return self.resolve(Ok(white), Ok(black));
