@@ -173,6 +173,8 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     next_poll: u64,
     /// Move lists and cells of finished nodes, for the next ones to reuse.
     spare: Vec<Scratch<G>>,
+    /// Buffers of finished double oracles, likewise.
+    pool: oracle::Pool,
     /// The depth of the root iteration under way (0: none), which only the root has.
     root_depth: u32,
     /// The root iteration's last restricted equilibrium, every cell of it searched.
@@ -207,6 +209,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
             can_abort: false,
             next_poll: 0,
             spare: Vec::new(),
+            pool: oracle::Pool::default(),
             root_depth: 0,
             partial: None,
         }

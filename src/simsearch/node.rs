@@ -77,7 +77,9 @@ impl<G: SealedRules> Searcher<'_, G> {
             return 0.5;
         }
         self.store(key, depth, &solved, white, black);
-        settle_solved(&solved, alpha, beta)
+        let v = settle_solved(&solved, alpha, beta);
+        self.pool.give_back(solved);
+        v
     }
 
     /// Records a node settled by bounds alone and returns its fail-soft value.

@@ -30,23 +30,46 @@ impl<G: SealedRules> Searcher<'_, G> {
         seed_w: &[usize],
         seed_b: &[usize],
     ) -> Solved {
-        let (alpha, beta) = window;
-        let (mut lower, mut upper) = bounds;
-        let mut rows: Vec<usize> = seed_w.to_vec();
-        let mut cols: Vec<usize> = seed_b.to_vec();
-        let mut payoff = Vec::new();
+        let mut rows = self.pool.list(seed_w);
+        let mut cols = self.pool.list(seed_b);
+        let mut payoff = self.pool.payoffs.pop().unwrap_or_default();
+        let node = (pos, depth, white, black);
+        let solved = self.oracle_rounds(
+            node,
+            window,
+            bounds,
+            cells,
+            (&mut rows, &mut cols),
+            &mut payoff,
+        );
+        self.pool.lists.extend([rows, cols]);
+        self.pool.payoffs.push(payoff);
+        solved
+    }
+
+    /// The rounds of [`Searcher::double_oracle`], growing `rows` × `cols`.
+    fn oracle_rounds(
+        &mut self,
+        node: NodeMoves<'_, G>,
+        (alpha, beta): (f64, f64),
+        (mut lower, mut upper): (f64, f64),
+        cells: &mut Cells,
+        (rows, cols): (&mut Vec<usize>, &mut Vec<usize>),
+        payoff: &mut Vec<f64>,
+    ) -> Solved {
+        let depth = node.1;
         loop {
-            let node = (pos, depth, white, black);
-            let Some((v, x, y)) = self.restricted(node, cells, &rows, &cols, &mut payoff) else {
+            let Some((v, x, y)) = self.restricted(node, cells, rows, cols, payoff) else {
                 return Solved::new((lower, upper), 0.5, Vec::new(), Vec::new());
             };
             if depth == self.root_depth {
                 self.partial = Some(Solved::new((lower, upper), v, x.clone(), y.clone()));
             }
             // White's best response to y, then Black's to x.
-            let best_w = self.best_response(node, cells, &rows, &y, v + GAIN, true);
-            let best_b = self.best_response(node, cells, &cols, &x, v - GAIN, false);
+            let best_w = self.best_response(node, cells, rows, &y, v + GAIN, true);
+            let best_b = self.best_response(node, cells, cols, &x, v - GAIN, false);
             if self.aborted {
+                self.pool.supports.extend([x, y]);
                 continue;
             }
             upper = upper.min(if best_w.1.is_some() { best_w.0 } else { v });
@@ -60,6 +83,7 @@ impl<G: SealedRules> Searcher<'_, G> {
             }
             rows.extend(best_w.1);
             cols.extend(best_b.1);
+            self.pool.supports.extend([x, y]);
         }
     }
 
@@ -88,10 +112,11 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         self.stats.solves += 1;
         let sol = self.solver.solve(payoff, rows.len(), cols.len());
+        let (x, y) = (self.pool.support(), self.pool.support());
         Some((
             sol.value,
-            support(rows, &sol.rows),
-            support(cols, &sol.cols),
+            support(x, rows, &sol.rows),
+            support(y, cols, &sol.cols),
         ))
     }
 
@@ -267,14 +292,48 @@ impl Cells {
     }
 }
 
-/// The lines of `lines` that `probs` plays, most likely first.
-fn support(lines: &[usize], probs: &[f64]) -> Support {
-    let mut s: Support = lines
-        .iter()
-        .zip(probs)
-        .filter(|(_, p)| **p > 0.0)
-        .map(|(&i, &p)| (i, p))
-        .collect();
+/// The lines of `lines` that `probs` plays, most likely first, in `s` (emptied first).
+fn support(mut s: Support, lines: &[usize], probs: &[f64]) -> Support {
+    s.clear();
+    s.extend(
+        lines
+            .iter()
+            .zip(probs)
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(&i, &p)| (i, p)),
+    );
     s.sort_by(|a, b| b.1.total_cmp(&a.1));
     s
+}
+
+/// Buffers of finished double oracles, for the next ones to reuse (a node's allocations
+/// cost more than its solve).
+#[derive(Default)]
+pub(super) struct Pool {
+    /// Restricted sets of lines.
+    lists: Vec<Vec<usize>>,
+    /// Payoff matrices of restricted games.
+    payoffs: Vec<Vec<f64>>,
+    /// Supports of restricted equilibria.
+    supports: Vec<Support>,
+}
+
+impl Pool {
+    /// A list holding `lines`.
+    fn list(&mut self, lines: &[usize]) -> Vec<usize> {
+        let mut v = self.lists.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(lines);
+        v
+    }
+
+    /// An empty support.
+    fn support(&mut self) -> Support {
+        self.supports.pop().unwrap_or_default()
+    }
+
+    /// Takes back the supports of a solve that is done with.
+    pub(super) fn give_back(&mut self, solved: Solved) {
+        self.supports.extend([solved.rows, solved.cols]);
+    }
 }
