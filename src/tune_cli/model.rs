@@ -88,9 +88,7 @@ impl Tunable for gladiator::Position {
     }
 
     fn quiet(&self) -> bool {
-        let mut noisy = Vec::new();
-        self.noisy(&mut noisy);
-        noisy.is_empty()
+        without_noisy_moves(self)
     }
 
     fn view(&self) -> Side {
@@ -110,13 +108,26 @@ impl Tunable for gladiator::Position {
     }
 }
 
+/// Whether an alternating search has no noisy move (capture, or Pagan's check of a dead king)
+/// to look at in the position: a quiet one.
+fn without_noisy_moves<P: Searchable>(p: &P) -> bool {
+    let mut noisy = Vec::new();
+    p.noisy(&mut noisy);
+    noisy.is_empty()
+}
+
+/// The list `current` with its first entries replaced by `w`'s.
+fn overlay<const N: usize>(mut current: [i32; N], w: &[i32]) -> [i32; N] {
+    for (to, from) in current.iter_mut().zip(w) {
+        *to = *from;
+    }
+    current
+}
+
 /// Gladiator's weights from a list (the current ones where `w` falls short), with the
 /// current tempo.
 fn gladiator_weights(w: &[i32]) -> gladiator_play::EvalWeights {
-    let mut list = gladiator_play::WEIGHTS.to_array();
-    for (to, from) in list.iter_mut().zip(w) {
-        *to = *from;
-    }
+    let list = overlay(gladiator_play::WEIGHTS.to_array(), w);
     gladiator_play::EvalWeights::from_array(list, gladiator_play::WEIGHTS.tempo)
 }
 
@@ -169,10 +180,7 @@ impl Tunable for apocalypse::Position {
     }
 
     fn show(set: apocalypse::Rules, w: &[i32]) -> String {
-        let mut list = sealed::weights(set).to_array();
-        for (to, from) in list.iter_mut().zip(w) {
-            *to = *from;
-        }
+        let list = overlay(sealed::weights(set).to_array(), w);
         let name = match set {
             apocalypse::Rules::Seed => "SEED_WEIGHTS",
             apocalypse::Rules::Classic => "CLASSIC_WEIGHTS",
@@ -215,9 +223,7 @@ impl Tunable for pagan::Position {
     }
 
     fn quiet(&self) -> bool {
-        let mut noisy = Vec::new();
-        self.noisy(&mut noisy);
-        noisy.is_empty()
+        without_noisy_moves(self)
     }
 
     fn view(&self) -> Side {
@@ -241,9 +247,6 @@ impl Tunable for pagan::Position {
 /// Pagan's weights from a list (the current ones where `w` falls short), with the current
 /// tempo.
 fn pagan_weights(w: &[i32]) -> pagan_play::Weights {
-    let mut list = pagan_play::WEIGHTS.to_array();
-    for (to, from) in list.iter_mut().zip(w) {
-        *to = *from;
-    }
+    let list = overlay(pagan_play::WEIGHTS.to_array(), w);
     pagan_play::Weights::from_array(list, pagan_play::WEIGHTS.tempo)
 }

@@ -210,47 +210,57 @@ fn apocalypse_games_give_every_position_labelled_for_white() {
     assert_eq!(first.terms, [-2, 0, 0, 0, 0, 0, 0, 0, 3]);
 }
 
-#[test]
-fn tune_fits_apocalypse_on_a_small_pgn() {
+/// The report of a fit of `texts` with every weight free (`min_z` 0), nothing pulling it
+/// back (`lambda` 0), and this radius, and its table's rows (name, now, fitted), checked:
+/// every weight is listed, and each fitted one is inside its range and the radius.
+fn fit_free<P: Tunable>(texts: &[(PathBuf, String)], radius: i32) -> (String, Vec<Vec<String>>) {
     let args = TuneArgs {
-        pgn: vec![PathBuf::from("a.pgn")],
+        pgn: texts.iter().map(|(p, _)| p.clone()).collect(),
         skip_plies: 0,
-        radius: 20,
+        radius,
         rounds: 2,
         lambda: 0.0,
         min_z: 0.0,
     };
+    let mut out = String::new();
+    fit::<P>(&args, texts, &mut out).expect("it fits");
+    let rows: Vec<Vec<String>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("weight "))
+        .skip(1)
+        .take(P::NAMES.len())
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .collect();
+    assert_eq!(
+        rows.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(),
+        P::NAMES
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let (now, fitted): (i32, i32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
+        assert!(
+            P::range(i).contains(&fitted) && (fitted - now).abs() <= radius,
+            "{row:?}"
+        );
+    }
+    // Every weight is free and nothing pulls it back: some move.
+    assert!(rows.iter().any(|r| r[1] != r[2]), "{out}");
+    (out, rows)
+}
+
+#[test]
+fn tune_fits_apocalypse_on_a_small_pgn() {
     let texts = vec![(PathBuf::from("a.pgn"), APOCALYPSE.to_owned())];
     assert!(matches!(family(&texts), Ok(Family::Apocalypse)));
-    let mut out = String::new();
-    fit::<quill::variants::apocalypse::Position>(&args, &texts, &mut out).expect("it fits");
+    let (out, rows) = fit_free::<quill::variants::apocalypse::Position>(&texts, 20);
     assert!(out.starts_with("2 games (1 repeats left out): "), "{out}");
     assert!(
         out.contains("the search reads evaluations at K = 3.2"),
         "{out}"
     );
-    let rows: Vec<Vec<&str>> = out
-        .lines()
-        .skip_while(|l| !l.starts_with("weight "))
-        .skip(1)
-        .take(9)
-        .map(|l| l.split_whitespace().collect())
-        .collect();
-    let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
-    assert_eq!(names, quill::simsearch::eval::Weights::NAMES);
-    for (i, row) in rows.iter().enumerate() {
-        let (now, fitted): (i32, i32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
-        let range = <quill::variants::apocalypse::Position as Tunable>::range(i);
-        assert!(
-            range.contains(&fitted) && (fitted - now).abs() <= 20,
-            "{row:?}"
-        );
-    }
+    assert_eq!(rows.len(), quill::simsearch::eval::Weights::NAMES.len());
     // The footman is the unit; the penalty term is 0 in every position, so it cannot move.
     assert_eq!(rows[0][1..3], ["100", "100"]);
     assert_eq!(rows[6][1], rows[6][2]);
-    // Every weight is free (`min_z` 0) and nothing pulls it back (`lambda` 0): some move.
-    assert!(rows.iter().any(|r| r[1] != r[2]), "{out}");
     assert!(out.contains("SEED_WEIGHTS = Weights {"), "{out}");
 }
 
@@ -381,36 +391,13 @@ fn pagan_games_give_their_quiet_positions_labelled_for_the_side_to_move() {
 
 #[test]
 fn tune_fits_pagan_on_a_small_pgn() {
-    let args = TuneArgs {
-        pgn: vec![PathBuf::from("p.pgn")],
-        skip_plies: 0,
-        radius: 10,
-        rounds: 2,
-        lambda: 0.0,
-        min_z: 0.0,
-    };
     let texts = vec![(PathBuf::from("p.pgn"), PAGAN.to_owned())];
     assert!(matches!(family(&texts), Ok(Family::Pagan)));
-    let mut out = String::new();
-    fit::<quill::variants::pagan::Position>(&args, &texts, &mut out).expect("it fits");
+    let (out, rows) = fit_free::<quill::variants::pagan::Position>(&texts, 10);
     assert!(out.starts_with("2 games (0 repeats left out): "), "{out}");
-    let names = quill::variants::pagan_play::Weights::NAMES;
-    let rows: Vec<Vec<&str>> = out
-        .lines()
-        .skip_while(|l| !l.starts_with("weight "))
-        .skip(1)
-        .take(names.len())
-        .map(|l| l.split_whitespace().collect())
-        .collect();
-    assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), names);
-    for (i, row) in rows.iter().enumerate() {
-        let (now, fitted): (i32, i32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
-        let range = <quill::variants::pagan::Position as Tunable>::range(i);
-        assert!(
-            range.contains(&fitted) && (fitted - now).abs() <= 10,
-            "{row:?}"
-        );
-    }
-    assert!(rows.iter().any(|r| r[1] != r[2]), "{out}");
+    assert_eq!(
+        rows.len(),
+        quill::variants::pagan_play::Weights::NAMES.len()
+    );
     assert!(out.contains("WEIGHTS = Weights {"), "{out}");
 }
