@@ -4,9 +4,9 @@
 pub const TERMS: usize = 28;
 
 /// The evaluation's weights, in centipawns (a live pawn is 100, the unit, and fixed; so is the
-/// tempo). Each weighs one [`Term`]; the evaluation is a fixed part plus the terms times these
-/// weights, for the side to move, divided by a fixed factor where the side ahead cannot win
-/// (`pagan_play::DRAWISH`).
+/// tempo). Each weighs one term of `Position::eval_terms`; the evaluation is a fixed part plus
+/// the terms times these weights, for the side to move, divided by a fixed factor where the
+/// side ahead cannot win (`pagan_play::DRAWISH`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A live Wazir, Alchemist and Pagan (a dead Pagan too: it walks back).
@@ -20,7 +20,8 @@ pub struct Weights {
     /// A dead Pagan, beyond a live one's worth, while the enemy king lives (once it is dead,
     /// the mate is on the dead board, and a Pagan there is worth as much as here).
     pub(crate) dead_pagan: i32,
-    /// A live pawn 2, 3, 4, 5 and 6 files from its start file.
+    /// A live pawn on file e, d, c, b and a (White's; Black's on c, d, e, f and g): how far it
+    /// has stepped toward promotion.
     pub(crate) advance: [i32; 5],
     /// Each square a piece can move to, while the enemy king lives and once it is dead.
     pub(crate) mobility: i32,
