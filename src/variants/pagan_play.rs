@@ -144,4 +144,6 @@ impl Position {
 }
 
 #[cfg(test)]
+mod guarded;
+#[cfg(test)]
 mod tests;
