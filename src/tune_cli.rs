@@ -1,12 +1,14 @@
 //! `quill tune`: fits an evaluation's weights to the results of games (Texel's method):
-//! Gladiator/Brawl's, or Apocalypse's (both rule sets), whichever the games' `[Variant]`
-//! names. Each evaluation is a [`model::Tunable`]: linear in its weights, with their names,
-//! current values and ranges.
+//! Gladiator/Brawl's, Apocalypse's (both rule sets) or Pagan's, whichever the games'
+//! `[Variant]` names. Each evaluation is a [`model::Tunable`]: linear in its weights (Pagan's
+//! divided by a fixed factor where the side ahead cannot win), with their names, current
+//! values and ranges.
 //!
 //! Every quiet position of the games (Gladiator/Brawl: no capture for the side to move;
-//! Apocalypse: every position), past the opening plies, is labelled with the game's result
-//! (1, ½, 0) for the side the evaluation is for (Gladiator/Brawl: the side to move;
-//! Apocalypse: White). The evaluation
+//! Pagan: no capture, nor a check once the enemy king is dead; Apocalypse: every position),
+//! past the opening plies, is labelled with the game's result (1, ½, 0) for the side the
+//! evaluation is for (Gladiator/Brawl and Pagan: the side to move; Apocalypse: White). The
+//! evaluation
 //! `e` under weights `w` predicts that result as `σ(K·e/400)`, `σ(x) = 1/(1+e^−x)`; the error
 //! is the mean squared difference. First `K` is fitted to the current weights (golden-section
 //! search). Then, with `K` fixed, each round:
@@ -20,9 +22,10 @@
 //!   weights `w₀`.
 //!
 //! Later rounds refit `K` first. The evaluation is linear in its weights
-//! ([`quill::variants::gladiator::Position::eval_terms`], [`quill::simsearch::eval::eval_terms`]),
-//! so each position's terms are computed once per round; a round recomputes them, since which
-//! supporter powers a Gladiator pawn best depends on the weights.
+//! ([`quill::variants::gladiator::Position::eval_terms`], [`quill::simsearch::eval::eval_terms`],
+//! [`quill::variants::pagan::Position::eval_terms`]), so each position's terms are computed
+//! once per round; a round recomputes them, since which supporter powers a Gladiator pawn best,
+//! and which Pagan side is ahead (whether its edge is divided), depend on the weights.
 //!
 //! A game whose moves repeat an earlier one (a deterministic engine playing itself repeats the
 //! game of each pair) is read once. A tenth of the openings (by a hash of the `[FEN]`, so both
@@ -45,12 +48,12 @@ mod fitting;
 mod model;
 
 use data::Data;
-use error::{GameFault, OutOfRange, TuneError};
+use error::{OutOfRange, TuneError};
 use fitting::{Search, error, fit_k, gradient};
 use model::Tunable;
 
 use quill::variant::Variant;
-use quill::variants::{apocalypse, gladiator};
+use quill::variants::{apocalypse, gladiator, pagan};
 
 /// The most positions kept (each costs about 60 bytes).
 const MAX_POSITIONS: usize = 4_000_000;
@@ -61,12 +64,13 @@ const MAX_ROUNDS: u32 = 10;
 /// Sweeps of the line search over the weights per round, at most.
 const MAX_SWEEPS: usize = 50;
 
-/// `quill tune`: fit an evaluation's weights (Gladiator/Brawl's or Apocalypse's) to games'
-/// results.
+/// `quill tune`: fit an evaluation's weights (Gladiator/Brawl's, Apocalypse's or Pagan's) to
+/// games' results.
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// PGN files written by `quill match --pgn`: Gladiator and Brawl games, or Apocalypse
-    /// games of either rule set (the first game's variant decides which evaluation is fitted).
+    /// PGN files written by `quill match --pgn`: Gladiator and Brawl games, Apocalypse games
+    /// of either rule set, or Pagan games (the first game's variant decides which evaluation
+    /// is fitted).
     #[arg(required = true, value_name = "PGN")]
     pgn: Vec<PathBuf>,
 
@@ -135,6 +139,7 @@ fn tune(args: &TuneArgs) -> Result<(), TuneError> {
     let report = match family(&texts)? {
         Family::Gladiator => fit::<gladiator::Position>(args, &texts, &mut out),
         Family::Apocalypse => fit::<apocalypse::Position>(args, &texts, &mut out),
+        Family::Pagan => fit::<pagan::Position>(args, &texts, &mut out),
     };
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     report
@@ -146,6 +151,8 @@ enum Family {
     Gladiator,
     /// Apocalypse's, both rule sets.
     Apocalypse,
+    /// Pagan's.
+    Pagan,
 }
 
 /// The family of the first game of the first file.
@@ -159,7 +166,7 @@ fn family(texts: &[(PathBuf, String)]) -> Result<Family, TuneError> {
             return match variant {
                 Variant::Gladiator | Variant::Brawl => Ok(Family::Gladiator),
                 Variant::Apocalypse | Variant::ApocalypseClassic => Ok(Family::Apocalypse),
-                Variant::Pagan => Err(fault(GameFault::Family(variant))),
+                Variant::Pagan => Ok(Family::Pagan),
             };
         }
     }
@@ -264,7 +271,8 @@ fn rounds<P: Tunable>(
     for round in 1..=args.rounds {
         if round > 1 {
             for s in data.fit.iter_mut().chain(data.held.iter_mut()) {
-                (s.fixed, s.terms) = s.position.terms(&w);
+                let linear = s.position.terms(&w);
+                (s.fixed, s.terms, s.divisor) = (linear.fixed, linear.terms, linear.divisor);
             }
             k = fit_k(&data.fit, &w);
         }

@@ -11,13 +11,15 @@ use super::model::Tunable;
 use quill::notation::parse_turn;
 use quill::variant::{Side, Variant};
 
-/// One labelled position: its game (index into the games read), the evaluation's fixed part
-/// and terms, and the result for the side the evaluation is for.
+/// One labelled position: its game (index into the games read), the evaluation's fixed part,
+/// terms and divisor, and the result for the side the evaluation is for.
 pub(super) struct Sample<P> {
     pub(super) game: usize,
     pub(super) position: P,
     pub(super) fixed: i32,
     pub(super) terms: Vec<i32>,
+    /// What divides the evaluation (see [`super::model::Linear`]).
+    pub(super) divisor: i32,
     pub(super) result: f64,
 }
 
@@ -167,12 +169,13 @@ pub(super) fn replay<P: Tunable>(
                 Side::White => white,
                 Side::Black => 1.0 - white,
             };
-            let (fixed, terms) = position.terms(&current);
+            let linear = position.terms(&current);
             out.push(Sample {
                 game,
                 position: position.clone(),
-                fixed,
-                terms,
+                fixed: linear.fixed,
+                terms: linear.terms,
+                divisor: linear.divisor,
                 result,
             });
         }

@@ -43,8 +43,7 @@ impl std::fmt::Display for TuneError {
 pub(super) enum GameFault {
     /// A `[Variant]` that names no variant.
     Variant(String),
-    /// A variant of another family than the file's first game, or one with no tunable
-    /// evaluation.
+    /// A variant of another family than the file's first game.
     Family(Variant),
     /// A variant whose weights are not those of the first game's (the named rule set's).
     WeightSet(Variant, String),
@@ -64,14 +63,10 @@ impl std::fmt::Display for GameFault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GameFault::Variant(v) => write!(f, "no variant is called {v}"),
-            GameFault::Family(Variant::Pagan) => f.write_str(
-                "pagan's evaluation is not tunable (quill tune fits gladiator, brawl, \
-                 apocalypse and apocalypse-classic)",
-            ),
             GameFault::Family(v) => write!(
                 f,
                 "variant {v} is not of the first game's family (one run fits one evaluation: \
-                 gladiator with brawl, or apocalypse with apocalypse-classic)"
+                 gladiator with brawl, apocalypse with apocalypse-classic, or pagan)"
             ),
             GameFault::WeightSet(v, first) => write!(
                 f,

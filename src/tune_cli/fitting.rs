@@ -13,7 +13,7 @@ pub(super) fn sigmoid(x: f64) -> f64 {
 /// The evaluation of a sample under weights `w` (as the variant's evaluation computes it).
 pub(super) fn eval<P>(s: &Sample<P>, w: &[i32]) -> f64 {
     let dot: i32 = s.terms.iter().zip(w).map(|(t, w)| t * w).sum();
-    f64::from(s.fixed + dot)
+    f64::from(s.fixed + dot) / f64::from(s.divisor)
 }
 
 /// The mean squared error of the predictions `σ(K·e/400)`.
@@ -64,7 +64,7 @@ pub(super) fn gradient<P>(samples: &[Sample<P>], w: &[i32], k: f64) -> (Vec<f64>
     let mut total = vec![0.0; n_terms];
     for s in samples {
         let p = sigmoid(k * eval(s, w) / 400.0);
-        let d = 2.0 * (p - s.result) * p * (1.0 - p) * k / 400.0;
+        let d = 2.0 * (p - s.result) * p * (1.0 - p) * k / 400.0 / f64::from(s.divisor);
         if per_game.last().is_none_or(|(g, _)| *g != s.game) {
             per_game.push((s.game, vec![0.0; n_terms]));
         }

@@ -6,7 +6,29 @@ use quill::rules::GameRules;
 use quill::search::Searchable;
 use quill::simsearch::eval as sealed;
 use quill::variant::{Side, Variant};
-use quill::variants::{apocalypse, gladiator, gladiator_play};
+use quill::variants::{apocalypse, gladiator, gladiator_play, pagan, pagan_play};
+
+/// An evaluation as the fit sees it: `(fixed + terms · w) / divisor` for weights `w`.
+pub(super) struct Linear {
+    /// The part no weight scales.
+    pub(super) fixed: i32,
+    /// The terms, in the order of [`Tunable::NAMES`].
+    pub(super) terms: Vec<i32>,
+    /// A fixed factor that divides the whole (1 for most positions; Pagan's `DRAWISH` where
+    /// the side ahead cannot win).
+    pub(super) divisor: i32,
+}
+
+impl Linear {
+    /// An evaluation with no divisor.
+    fn plain(fixed: i32, terms: Vec<i32>) -> Linear {
+        Linear {
+            fixed,
+            terms,
+            divisor: 1,
+        }
+    }
+}
 
 /// An evaluation that `quill tune` fits: on a position, a fixed part plus the dot product of
 /// its terms with the weights, in centipawns (hundredths of the variant's unit piece) for the
@@ -32,8 +54,8 @@ pub(super) trait Tunable: GameRules<RuleSet: PartialEq + std::fmt::Debug> {
     fn quiet(&self) -> bool;
     /// The side the evaluation is for.
     fn view(&self) -> Side;
-    /// The part of the evaluation no weight scales, and the terms under weights `w`.
-    fn terms(&self, w: &[i32]) -> (i32, Vec<i32>);
+    /// The evaluation under weights `w`: the part no weight scales, the terms, the divisor.
+    fn terms(&self, w: &[i32]) -> Linear;
     /// The weights `w` for `set`, as the source declares them.
     fn show(set: Self::RuleSet, w: &[i32]) -> String;
 }
@@ -66,18 +88,16 @@ impl Tunable for gladiator::Position {
     }
 
     fn quiet(&self) -> bool {
-        let mut noisy = Vec::new();
-        self.noisy(&mut noisy);
-        noisy.is_empty()
+        without_noisy_moves(self)
     }
 
     fn view(&self) -> Side {
         self.side_to_move()
     }
 
-    fn terms(&self, w: &[i32]) -> (i32, Vec<i32>) {
+    fn terms(&self, w: &[i32]) -> Linear {
         let weights = gladiator_weights(w);
-        (
+        Linear::plain(
             100 * self.pawn_difference() + weights.tempo,
             self.eval_terms(&weights).to_vec(),
         )
@@ -88,13 +108,26 @@ impl Tunable for gladiator::Position {
     }
 }
 
+/// Whether an alternating search has no noisy move (capture, or Pagan's check of a dead king)
+/// to look at in the position: a quiet one.
+fn without_noisy_moves<P: Searchable>(p: &P) -> bool {
+    let mut noisy = Vec::new();
+    p.noisy(&mut noisy);
+    noisy.is_empty()
+}
+
+/// The list `current` with its first entries replaced by `w`'s.
+fn overlay<const N: usize>(mut current: [i32; N], w: &[i32]) -> [i32; N] {
+    for (to, from) in current.iter_mut().zip(w) {
+        *to = *from;
+    }
+    current
+}
+
 /// Gladiator's weights from a list (the current ones where `w` falls short), with the
 /// current tempo.
 fn gladiator_weights(w: &[i32]) -> gladiator_play::EvalWeights {
-    let mut list = gladiator_play::WEIGHTS.to_array();
-    for (to, from) in list.iter_mut().zip(w) {
-        *to = *from;
-    }
+    let list = overlay(gladiator_play::WEIGHTS.to_array(), w);
     gladiator_play::EvalWeights::from_array(list, gladiator_play::WEIGHTS.tempo)
 }
 
@@ -142,19 +175,78 @@ impl Tunable for apocalypse::Position {
         Side::White
     }
 
-    fn terms(&self, _: &[i32]) -> (i32, Vec<i32>) {
-        (0, sealed::eval_terms(self).to_vec())
+    fn terms(&self, _: &[i32]) -> Linear {
+        Linear::plain(0, sealed::eval_terms(self).to_vec())
     }
 
     fn show(set: apocalypse::Rules, w: &[i32]) -> String {
-        let mut list = sealed::weights(set).to_array();
-        for (to, from) in list.iter_mut().zip(w) {
-            *to = *from;
-        }
+        let list = overlay(sealed::weights(set).to_array(), w);
         let name = match set {
             apocalypse::Rules::Seed => "SEED_WEIGHTS",
             apocalypse::Rules::Classic => "CLASSIC_WEIGHTS",
         };
         format!("{name} = {:#?}", sealed::Weights::from_array(list))
     }
+}
+
+/// Pagan's evaluation ([`pagan_play::Weights`]), for the side to move; the live pawn (100)
+/// and the tempo are fixed, and so is the factor `pagan_play::DRAWISH` that divides the
+/// edge of a side that cannot win (which side is ahead is judged under the weights given).
+impl Tunable for pagan::Position {
+    const NAMES: &'static [&'static str] = &pagan_play::Weights::NAMES;
+    const SEARCH_K: Option<f64> = None;
+
+    fn rule_set(variant: Variant) -> Option<()> {
+        match variant {
+            Variant::Pagan => Some(()),
+            Variant::Apocalypse
+            | Variant::ApocalypseClassic
+            | Variant::Gladiator
+            | Variant::Brawl => None,
+        }
+    }
+
+    fn weight_set(_: ()) {}
+
+    fn current(_: ()) -> Vec<i32> {
+        pagan_play::WEIGHTS.to_array().to_vec()
+    }
+
+    /// Each weight keeps the sign its term's meaning gives it: material and the hunt help, a
+    /// dead Pagan is worth a little less than a live one, an exposed king costs.
+    fn range(i: usize) -> RangeInclusive<i32> {
+        match pagan_play::Weights::NAMES[i] {
+            "wazir" | "alchemist" | "pagan" => 50..=1000,
+            "dead_pagan" | "exposure" | "attacked" | "attacked_exposure" => -400..=0,
+            _ => 0..=400,
+        }
+    }
+
+    fn quiet(&self) -> bool {
+        without_noisy_moves(self)
+    }
+
+    fn view(&self) -> Side {
+        self.side_to_move()
+    }
+
+    fn terms(&self, w: &[i32]) -> Linear {
+        let e = self.eval_terms(&pagan_weights(w));
+        Linear {
+            fixed: e.fixed,
+            terms: e.terms.to_vec(),
+            divisor: e.divisor,
+        }
+    }
+
+    fn show(_: (), w: &[i32]) -> String {
+        format!("WEIGHTS = {:#?}", pagan_weights(w))
+    }
+}
+
+/// Pagan's weights from a list (the current ones where `w` falls short), with the current
+/// tempo.
+fn pagan_weights(w: &[i32]) -> pagan_play::Weights {
+    let list = overlay(pagan_play::WEIGHTS.to_array(), w);
+    pagan_play::Weights::from_array(list, pagan_play::WEIGHTS.tempo)
 }

@@ -70,14 +70,10 @@ fn a_bad_game_names_its_fault() {
         .expect_err("b2b2 is no turn");
     assert!(e.to_string().starts_with("t.pgn: game 1: 'b2b2'"), "{e}");
     let text = game(1, "1-0").replace("gladiator\"]", "pagan\"]");
-    let e = Data::<Position>::default()
+    let e = Data::<quill::variants::pagan::Position>::default()
         .read(&text, 0, std::path::Path::new("t.pgn"))
-        .expect_err("pagan is not tuned");
-    assert!(
-        e.to_string()
-            .starts_with("t.pgn: game 1: pagan's evaluation is not tunable"),
-        "{e}"
-    );
+        .expect_err("a Gladiator game read as Pagan");
+    assert!(e.to_string().starts_with("t.pgn: game 1: bad FEN"), "{e}");
 }
 
 /// Synthetic samples whose labels are the predictions of known weights `truth`.
@@ -96,6 +92,8 @@ fn synthetic(truth: &[i32; EVAL_TERMS], k: f64) -> Vec<Sample<()>> {
                 position: (),
                 terms: (0..EVAL_TERMS).map(|_| next()).collect(),
                 fixed: 100 * (next() / 2),
+                // Some divided, as Pagan's evaluation is where the side ahead cannot win.
+                divisor: if i % 3 == 0 { 8 } else { 1 },
                 result: 0.0,
             };
             s.result = sigmoid(k * eval(&s, truth) / 400.0);
@@ -212,47 +210,57 @@ fn apocalypse_games_give_every_position_labelled_for_white() {
     assert_eq!(first.terms, [-2, 0, 0, 0, 0, 0, 0, 0, 3]);
 }
 
-#[test]
-fn tune_fits_apocalypse_on_a_small_pgn() {
+/// The report of a fit of `texts` with every weight free (`min_z` 0), nothing pulling it
+/// back (`lambda` 0), and this radius, and its table's rows (name, now, fitted), checked:
+/// every weight is listed, and each fitted one is inside its range and the radius.
+fn fit_free<P: Tunable>(texts: &[(PathBuf, String)], radius: i32) -> (String, Vec<Vec<String>>) {
     let args = TuneArgs {
-        pgn: vec![PathBuf::from("a.pgn")],
+        pgn: texts.iter().map(|(p, _)| p.clone()).collect(),
         skip_plies: 0,
-        radius: 20,
+        radius,
         rounds: 2,
         lambda: 0.0,
         min_z: 0.0,
     };
+    let mut out = String::new();
+    fit::<P>(&args, texts, &mut out).expect("it fits");
+    let rows: Vec<Vec<String>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("weight "))
+        .skip(1)
+        .take(P::NAMES.len())
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .collect();
+    assert_eq!(
+        rows.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(),
+        P::NAMES
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let (now, fitted): (i32, i32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
+        assert!(
+            P::range(i).contains(&fitted) && (fitted - now).abs() <= radius,
+            "{row:?}"
+        );
+    }
+    // Every weight is free and nothing pulls it back: some move.
+    assert!(rows.iter().any(|r| r[1] != r[2]), "{out}");
+    (out, rows)
+}
+
+#[test]
+fn tune_fits_apocalypse_on_a_small_pgn() {
     let texts = vec![(PathBuf::from("a.pgn"), APOCALYPSE.to_owned())];
     assert!(matches!(family(&texts), Ok(Family::Apocalypse)));
-    let mut out = String::new();
-    fit::<quill::variants::apocalypse::Position>(&args, &texts, &mut out).expect("it fits");
+    let (out, rows) = fit_free::<quill::variants::apocalypse::Position>(&texts, 20);
     assert!(out.starts_with("2 games (1 repeats left out): "), "{out}");
     assert!(
         out.contains("the search reads evaluations at K = 3.2"),
         "{out}"
     );
-    let rows: Vec<Vec<&str>> = out
-        .lines()
-        .skip_while(|l| !l.starts_with("weight "))
-        .skip(1)
-        .take(9)
-        .map(|l| l.split_whitespace().collect())
-        .collect();
-    let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
-    assert_eq!(names, quill::simsearch::eval::Weights::NAMES);
-    for (i, row) in rows.iter().enumerate() {
-        let (now, fitted): (i32, i32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
-        let range = <quill::variants::apocalypse::Position as Tunable>::range(i);
-        assert!(
-            range.contains(&fitted) && (fitted - now).abs() <= 20,
-            "{row:?}"
-        );
-    }
+    assert_eq!(rows.len(), quill::simsearch::eval::Weights::NAMES.len());
     // The footman is the unit; the penalty term is 0 in every position, so it cannot move.
     assert_eq!(rows[0][1..3], ["100", "100"]);
     assert_eq!(rows[6][1], rows[6][2]);
-    // Every weight is free (`min_z` 0) and nothing pulls it back (`lambda` 0): some move.
-    assert!(rows.iter().any(|r| r[1] != r[2]), "{out}");
     assert!(out.contains("SEED_WEIGHTS = Weights {"), "{out}");
 }
 
@@ -275,13 +283,12 @@ fn one_run_fits_one_evaluation() {
             .contains("variant gladiator is not of the first game's family"),
         "{e}"
     );
-    let pagan = vec![(
-        PathBuf::from("p.pgn"),
-        "[Event \"x\"]\n[Variant \"pagan\"]\n".to_owned(),
-    )];
-    let e = family(&pagan).err().expect("pagan is not tunable");
+    let e = apocalypse_data(&(APOCALYPSE.to_owned() + PAGAN))
+        .err()
+        .expect("pagan among apocalypse");
     assert!(
-        e.to_string().contains("pagan's evaluation is not tunable"),
+        e.to_string()
+            .contains("variant pagan is not of the first game's family"),
         "{e}"
     );
 }
@@ -302,4 +309,95 @@ fn the_current_weights_are_inside_their_ranges() {
         quill::variants::apocalypse::Rules::Seed,
         quill::variants::apocalypse::Rules::Classic,
     ]);
+    check::<quill::variants::pagan::Position>(&[()]);
+}
+
+/// Two Pagan games of `quill match --pgn` (self-play at 2,000 nodes a move): 86 plies, Black
+/// mates; 47 plies, White mates.
+const PAGAN: &str = r#"[Event "quill match pagan"]
+[Round "1033"]
+[Result "0-1"]
+[Variant "pagan"]
+[SetUp "1"]
+[FEN "kp3P1/1p4W/gp3PG/2a2PA/pw1P2K/*******/*******/*5*/*5*/*5*/*5* w - - 1 4"]
+
+4. {f8e8} 4... {b7d7} 5. {g9e7} 5... {d7d8} 6. {g8e10} 6... {c8e10} 7. {g10e10}
+7... {a9c7} 8. {e7d7} 8... {d8d9} 9. {g7g8} 9... {b4d2} 10. {d7c8} 10... {d9d7}
+11. {f9e9} 11... {d2f4} 12. {e10c10} 12... {f4e3} 13. {f3d1} 13... {a11a10}
+14. {g8g9} 14... {a10a9} 15. {f11e11} 15... {e3d2} 16. {e11d11} 16... {c7c4}
+17. {f4e4} 17... {d7d8} 18. {e4d7} 18... {c4b3} 19. {f4e7} 19... {b3d7}
+20. {e7f7} 20... {b4c7} 21. {f7d3} 21... {c7d4} 22. {d3b7} 22... {d4f8}
+23. {g9f10} 23... {f8g8} 24. {b7c7} 24... {d8f8} 25. {f10g10} 25... {d2f4}
+26. {e9d9} 26... {f4e3} 27. {d11c11} 27... {g8f9} 28. {g10g11} 28... {b4c4}
+29. {c10d10} 29... {f8g8} 30. {c7c8} 30... {f9e9} 31. {c8e4} 31... {g8g9}
+32. {g11f11} 32... {e3d2} 33. {d10c10} 33... {e9f9} 34. {e4e8} 34... {f9g10}
+35. {f3d7} 35... {b4c4} 36. {d7e8} 36... {g10e10} 37. {f11e10} 37... {b4c7}
+38. {e10f10} 38... {g9g8} 39. {f10f9} 39... {g8e8} 40. {f9e8} 40... {c7d7}
+41. {e8d7} 41... {b3c4} 42. {c10c9} 42... {a9b8} 43. {c9b9} 43... {c4b3}
+44. {b9b8} 44... {b3d3} 45. {d1c2} 45... {d3d7} 46. {b8c8} 46... {d7f7}
+{Black mates on the dead board} 0-1
+
+[Event "quill match pagan"]
+[Round "901"]
+[Result "1-0"]
+[Variant "pagan"]
+[SetUp "1"]
+[FEN "1p4P/akp3W/1p3P1/w3P1A/p1g1GPK/*******/*******/*5*/*5*/*5*/*5* w - - 4 4"]
+
+4. {e7d7} 4... {c7b7} 5. {f4e7} 5... {b7d7} 6. {e7d8} 6... {d7c4} 7. {f7e7}
+7... {c4d4} 8. {g7f8} 8... {d4c3} 9. {g8e10} 9... {a8b8} 10. {d8d9}
+10... {c3e7} 11. {f8e7} 11... {b4d8} 12. {d9d10} 12... {b4d8} 13. {e7f8}
+13... {d8e8} 14. {f8e8} 14... {b4c7} 15. {e10d11} 15... {c7e9} 16. {d10e10}
+16... {b8d8} 17. {e8e9} 17... {b3d7} 18. {g10g8} 18... {a10c8} 19. {e10c10}
+19... {d8d9} 20. {c10d10} 20... {d9e9} 21. {e4d3} 21... {c8e10} 22. {d3d2}
+22... {e10g8} 23. {d10d8} 23... {e9e11} 24. {e4d4} 24... {e11d11} 25. {e4c2}
+25... {b3b2} 26. {d4b4} 26... {d7b3} 27. {b4b3} {White mates on the dead board}
+1-0
+
+"#;
+
+fn pagan_data(text: &str) -> Data<quill::variants::pagan::Position> {
+    let mut data = Data::default();
+    data.read(text, 0, std::path::Path::new("p.pgn"))
+        .expect("the games replay");
+    data
+}
+
+#[test]
+fn pagan_games_give_their_quiet_positions_labelled_for_the_side_to_move() {
+    let data = pagan_data(PAGAN);
+    assert_eq!((data.games, data.repeats), (2, 0));
+    let all: Vec<_> = data.fit.iter().chain(&data.held).collect();
+    // Most positions of these games have a capture (or, once a king is dead, a check): only
+    // the quiet ones are kept.
+    let first = all.iter().filter(|s| s.game == 0).count();
+    assert!(first > 5 && first < 86, "{first}");
+    for s in &all {
+        let white = s.position.side_to_move() == quill::variant::Side::White;
+        let expected = match (s.game, white) {
+            (0, true) | (1, false) => 0.0,
+            _ => 1.0,
+        };
+        assert_eq!(s.result, expected);
+        // The fit's view is the search's evaluation.
+        let w = <quill::variants::pagan::Position as Tunable>::current(());
+        let dot: i32 = s.terms.iter().zip(&w).map(|(t, w)| t * w).sum();
+        assert_eq!(
+            (s.fixed + dot) / s.divisor,
+            quill::search::Searchable::evaluate(&s.position)
+        );
+    }
+}
+
+#[test]
+fn tune_fits_pagan_on_a_small_pgn() {
+    let texts = vec![(PathBuf::from("p.pgn"), PAGAN.to_owned())];
+    assert!(matches!(family(&texts), Ok(Family::Pagan)));
+    let (out, rows) = fit_free::<quill::variants::pagan::Position>(&texts, 10);
+    assert!(out.starts_with("2 games (0 repeats left out): "), "{out}");
+    assert_eq!(
+        rows.len(),
+        quill::variants::pagan_play::Weights::NAMES.len()
+    );
+    assert!(out.contains("WEIGHTS = Weights {"), "{out}");
 }

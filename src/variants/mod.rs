@@ -28,5 +28,5 @@ pub mod gladiator;
 pub mod gladiator_play;
 pub(crate) mod gladiator_xboard;
 pub mod pagan;
-pub(crate) mod pagan_play;
+pub mod pagan_play;
 pub(crate) mod pagan_xboard;

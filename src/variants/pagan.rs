@@ -175,7 +175,7 @@ impl Position {
     }
 
     /// The side to move.
-    pub(crate) fn side_to_move(&self) -> Side {
+    pub fn side_to_move(&self) -> Side {
         self.to_move
     }
 

@@ -12,8 +12,11 @@ const KEYS: [u64; 10 * SQUARES + 1] = zobrist_keys(0x7061_6761_6e5f_6b65);
 const SIDE_KEY: usize = 10 * SQUARES;
 
 mod eval;
+mod weights;
 
+pub use eval::{DRAWISH, EvalTerms};
 use eval::{value, victim_value};
+pub use weights::{TERMS, WEIGHTS, Weights};
 
 fn kind_index(kind: Kind) -> usize {
     match kind {
@@ -140,5 +143,7 @@ impl Position {
     }
 }
 
+#[cfg(test)]
+mod guarded;
 #[cfg(test)]
 mod tests;

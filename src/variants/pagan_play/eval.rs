@@ -1,24 +1,98 @@
 //! The Pagan evaluation: material (live, dead, and a dead Pagan that may come back), mobility,
 //! pressure on a live enemy king, the hunt of a dead one toward the bridge (guided by the exact
 //! two-Pagan table), the exposure of one's own live king, and which endings can be won.
+//!
+//! It is a fixed part plus terms times [`Weights`] (which `quill tune` fits), divided by
+//! [`DRAWISH`] where the side ahead cannot win: one walk over the position ([`Position::walk`])
+//! feeds either a sum under weights (the search's score) or a count per term
+//! ([`Position::eval_terms`], the tuner's view).
 
+use super::weights::{TERMS, Term, WEIGHTS, Weights};
 use crate::variant::Side;
 use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
 
-/// What moving next is worth.
-const TEMPO: i32 = 10;
-/// What each square of room taken from a live enemy king is worth, when its capture could
-/// lead to a mate.
-const NET: i32 = 10;
-/// How much an edge shrinks when the side ahead has no mating force (see `evaluate`).
-const DRAWISH: i32 = 8;
-/// What each ply nearer a mate by two Pagans (`pagan::hunt`) is worth.
-const MATE_PATH: i32 = 20;
-/// What each frame rank nearer the bridge (up to rank 4) of a hunted dead king is worth.
-const BRIDGE_RANK: i32 = 30;
-/// What each file nearer the dead board's side files (b and f) of a hunted dead king is worth.
-const SIDE_FILE: i32 = 15;
+/// How much an edge shrinks when the side ahead has no mating force (see `Position::score`):
+/// a fixed factor, not a weight.
+pub const DRAWISH: i32 = 8;
+/// The landed weights as a list, which the search's score reads.
+const LANDED: [i32; TERMS] = WEIGHTS.to_array();
 
+/// The evaluation of a position as the tuner sees it: `(fixed + terms · w) / divisor`, for
+/// the side to move, under the weights `w` the divisor was judged at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    /// What no weight scales: 100 a live pawn, and the tempo.
+    pub fixed: i32,
+    /// The count of each term, the side to move's minus its opponent's, in the order of
+    /// [`Weights::to_array`].
+    pub terms: [i32; TERMS],
+    /// 1, or [`DRAWISH`] where the side ahead under the weights cannot win.
+    pub divisor: i32,
+}
+
+/// What the walk over a position feeds: the fixed part and each term's count, signed for
+/// the side to move.
+trait Sink {
+    /// Adds `cp` to the fixed part.
+    fn fixed(&mut self, cp: i32);
+    /// Adds `count` of `term`.
+    fn add(&mut self, term: Term, count: i32);
+}
+
+/// The score under weights: every term times its weight, summed.
+struct Weighed<'w> {
+    w: &'w [i32; TERMS],
+    total: i32,
+}
+
+impl Sink for Weighed<'_> {
+    #[inline(always)]
+    fn fixed(&mut self, cp: i32) {
+        self.total += cp;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.total += self.w[term.index()] * count;
+    }
+}
+
+/// The count of each term.
+struct Counted {
+    fixed: i32,
+    terms: [i32; TERMS],
+}
+
+impl Sink for Counted {
+    fn fixed(&mut self, cp: i32) {
+        self.fixed += cp;
+    }
+
+    fn add(&mut self, term: Term, count: i32) {
+        self.terms[term.index()] += count;
+    }
+}
+
+/// A sink seen from one side: what it adds counts for the side to move if `sign` is 1,
+/// against it if −1.
+struct Signed<'s, S> {
+    sink: &'s mut S,
+    sign: i32,
+}
+
+impl<S: Sink> Signed<'_, S> {
+    #[inline(always)]
+    fn fixed(&mut self, cp: i32) {
+        self.sink.fixed(self.sign * cp);
+    }
+
+    #[inline(always)]
+    fn add(&mut self, term: Term, count: i32) {
+        self.sink.add(term, self.sign * count);
+    }
+}
+
+/// What a piece is worth to move ordering (captures first of the most valuable victims).
 pub(super) fn value(kind: Kind) -> i32 {
     match kind {
         Kind::King => 0,
@@ -29,30 +103,41 @@ pub(super) fn value(kind: Kind) -> i32 {
     }
 }
 
-/// The worth of a piece of material on `sq`: a live pawn by how far it has stepped; a Pagan
-/// nearly as much on the dead board as here (it walks back, and only there can it be taken for
-/// good), as much once the enemy king is dead and has to be mated there; any other dead piece
-/// plays on the dead board only.
-fn worth(piece: Piece, sq: u8, hunting: bool) -> i32 {
-    let v = value(piece.kind);
+/// The terms of a piece of material on `sq` (kings apart): a live pawn by how far it has
+/// stepped; a Pagan nearly as much on the dead board as here (it walks back, and only there can
+/// it be taken for good), as much once the enemy king is dead and has to be mated there; any
+/// other dead piece plays on the dead board only.
+#[inline(always)]
+fn worth<S: Sink>(piece: Piece, sq: u8, hunting: bool, out: &mut Signed<S>) {
     match (piece.kind, is_dead(sq)) {
-        (Kind::King, _) => 0,
-        (Kind::Pagan, true) if hunting => v,
-        (Kind::Pagan, true) => v - 50,
-        (Kind::Pawn, false) => {
-            let file = usize::from(sq % 7);
-            v + match piece.side {
-                Side::White => PAWN_ADVANCE[6 - file],
-                Side::Black => PAWN_ADVANCE[file],
+        (Kind::King, _) => {}
+        (Kind::Pagan, dead) => {
+            out.add(Term::Pagan, 1);
+            if dead && !hunting {
+                out.add(Term::DeadPagan, 1);
             }
         }
-        (_, false) => v,
-        (_, true) => v * 2 / 5,
+        (Kind::Pawn, false) => {
+            out.fixed(100);
+            let file = usize::from(sq % 7);
+            let stepped = match piece.side {
+                Side::White => 6 - file,
+                Side::Black => file,
+            };
+            if stepped >= 2 {
+                out.add(Term::Advance(stepped as u8 - 2), 1);
+            }
+        }
+        (Kind::Wazir, false) => out.add(Term::Wazir, 1),
+        (Kind::Alchemist, false) => out.add(Term::Alchemist, 1),
+        (Kind::Wazir, true) => out.add(Term::DeadWazir, 1),
+        (Kind::Alchemist, true) => out.add(Term::DeadAlchemist, 1),
+        (Kind::Pawn, true) => out.add(Term::DeadPawn, 1),
     }
 }
 
-/// What taking a piece on `sq` is worth: a live piece goes to the dead board (it keeps some
-/// use there; a king is exposed to mate), a dead one leaves the game.
+/// What taking a piece on `sq` is worth to move ordering: a live piece goes to the dead board
+/// (it keeps some use there; a king is exposed to mate), a dead one leaves the game.
 pub(super) fn victim_value(piece: Piece, sq: u8) -> i32 {
     match (piece.kind, is_dead(sq)) {
         (Kind::King, _) => 400,
@@ -77,9 +162,6 @@ fn pagan_distance(a: u8, b: u8) -> i32 {
     let (fa, fb) = (i32::from(a % 7), i32::from(b % 7));
     (fa - fb).abs().max((rank(a) - rank(b)).abs())
 }
-
-/// The bonus of a live pawn by how far it has stepped toward promotion.
-const PAWN_ADVANCE: [i32; 7] = [0, 0, 8, 18, 32, 55, 55];
 
 /// Every piece of a position by side, kings apart: what the evaluation walks over.
 struct Census {
@@ -112,8 +194,57 @@ impl Attacks<'_> {
 }
 
 impl Position {
-    /// The static score for the side to move (`Searchable::evaluate`).
+    /// The static score for the side to move (`Searchable::evaluate`), under the landed
+    /// weights.
     pub(super) fn score(&self) -> i32 {
+        self.score_with(&LANDED)
+    }
+
+    /// The static score for the side to move under weights `w` (in the order of
+    /// [`Weights::to_array`]).
+    #[inline(always)]
+    pub(super) fn score_with(&self, w: &[i32; TERMS]) -> i32 {
+        let mut sink = Weighed { w, total: 0 };
+        let winnable = self.walk(&mut sink);
+        sink.total / self.divisor(sink.total, winnable)
+    }
+
+    /// The evaluation's fixed part, terms and divisor under weights `w` (which decide, by the
+    /// sign of the score, which side is ahead): `(fixed + terms · w.to_array()) / divisor`,
+    /// in integers, is the score under `w` (the search's, under [`WEIGHTS`]).
+    pub fn eval_terms(&self, w: &Weights) -> EvalTerms {
+        let mut sink = Counted {
+            fixed: 0,
+            terms: [0; TERMS],
+        };
+        let winnable = self.walk(&mut sink);
+        let dot: i32 = sink
+            .terms
+            .iter()
+            .zip(w.to_array())
+            .map(|(t, w)| t * w)
+            .sum();
+        EvalTerms {
+            fixed: sink.fixed,
+            terms: sink.terms,
+            divisor: self.divisor(sink.fixed + dot, winnable),
+        }
+    }
+
+    /// What a score `raw` (for the side to move) is divided by: an edge that cannot become a
+    /// mate is worth little, so the side ahead keeps the force it needs rather than trade it
+    /// away, and the side behind trades toward a dead draw.
+    #[inline(always)]
+    fn divisor(&self, raw: i32, winnable: [bool; 2]) -> i32 {
+        let me = self.side_to_move();
+        let ahead = if raw > 0 { me } else { me.opponent() };
+        if winnable[ahead.index()] { 1 } else { DRAWISH }
+    }
+
+    /// Feeds `sink` the evaluation's fixed part and terms for the side to move, and returns
+    /// which sides can win (by side index).
+    #[inline(always)]
+    fn walk<S: Sink>(&self, sink: &mut S) -> [bool; 2] {
         let me = self.side_to_move();
         let census = self.census();
         // Which endings can be won (as an arbiter reads protocol-docs/rules.md §3): only a
@@ -135,23 +266,31 @@ impl Position {
             maps: [None; 2],
         };
         let occ = self.occupancy();
-        let mut totals = [0i32; 2];
+        sink.fixed(WEIGHTS.tempo);
         for side in [Side::White, Side::Black] {
-            totals[side.index()] +=
-                self.side_terms(side, &census, winnable[side.index()], &occ, &mut attacks);
+            let sign = if side == me { 1 } else { -1 };
+            let mut out = Signed {
+                sink: &mut *sink,
+                sign,
+            };
+            self.side_terms(
+                side,
+                &census,
+                winnable[side.index()],
+                &occ,
+                &mut attacks,
+                &mut out,
+            );
         }
         for side in [Side::White, Side::Black] {
-            totals[side.index()] -= self.king_exposure(side, &census, &mut attacks);
+            let sign = if side == me { 1 } else { -1 };
+            let mut out = Signed {
+                sink: &mut *sink,
+                sign,
+            };
+            self.king_exposure(side, &census, &mut attacks, &mut out);
         }
-        let score = totals[me.index()] - totals[me.opponent().index()] + TEMPO;
-        // An edge that cannot become a mate is worth little: the side ahead keeps the force
-        // it needs rather than trade it away, and the side behind trades toward a dead draw.
-        let ahead = if score > 0 { me } else { me.opponent() };
-        if winnable[ahead.index()] {
-            score
-        } else {
-            score / DRAWISH
-        }
+        winnable
     }
 
     /// Each side's king and other pieces.
@@ -180,58 +319,69 @@ impl Position {
 
     /// What `side`'s pieces are worth (material and mobility) and what they do against the
     /// enemy king: the hunt when it is dead, the pressure and the net when it is alive.
-    fn side_terms(
+    #[inline(always)]
+    fn side_terms<S: Sink>(
         &self,
         side: Side,
         census: &Census,
         winnable: bool,
         occ: &Occupancy,
         attacks: &mut Attacks,
-    ) -> i32 {
+        out: &mut Signed<S>,
+    ) {
         let (s, o) = (side.index(), 1 - side.index());
         let own = census.own(s);
-        let mut total = 0;
         // Once the enemy king is dead, the game is the mate on the dead board: Pagans are as
         // good there as here, and the moves of the live pieces matter little.
         let hunting = census.kings[o].filter(|&k| is_dead(k));
-        let mobility_weight = if hunting.is_some() { 1 } else { 4 };
+        let mobility = if hunting.is_some() {
+            Term::MobilityHunting
+        } else {
+            Term::Mobility
+        };
         for &(sq, p) in own {
             let Some(p) = p else { continue };
-            total += worth(p, sq, hunting.is_some())
-                + mobility_weight * Position::piece_mobility(sq, p, occ);
+            worth(p, sq, hunting.is_some(), out);
+            out.add(mobility, Position::piece_mobility(sq, p, occ));
         }
         match (hunting, census.kings[o]) {
             (Some(target), _) => {
                 let map = attacks.on(side.opponent());
                 let to_move = side == self.side_to_move();
-                total += self.hunt(side, target, own, to_move, map);
+                self.hunt(side, target, own, to_move, map, out);
             }
             (None, Some(target)) => {
                 // Pressure on the live enemy king: pieces around it, and, when a mate could
                 // follow its capture, the net: its room on the game board.
                 for &(sq, p) in own {
                     if p.is_some_and(|p| p.kind == Kind::Pagan) {
-                        total += 8 * (5 - pagan_distance(sq, target)).max(0);
+                        out.add(Term::PressurePagan, (5 - pagan_distance(sq, target)).max(0));
                     } else if !is_dead(sq) {
-                        total += 6 * (4 - distance(sq, target)).max(0);
+                        out.add(Term::Pressure, (4 - distance(sq, target)).max(0));
                     }
                 }
                 if winnable {
                     let map = attacks.on(side.opponent());
-                    total += NET * (8 - self.room(target, side.opponent(), map));
+                    out.add(Term::Net, 8 - self.room(target, side.opponent(), map));
                 }
             }
             (None, None) => {}
         }
-        total
     }
 
     /// What `side`'s own live king costs it: where it would reincarnate if taken (near enemy
     /// dead pieces is worse), and whether it can be taken now.
-    fn king_exposure(&self, side: Side, census: &Census, attacks: &mut Attacks) -> i32 {
+    #[inline(always)]
+    fn king_exposure<S: Sink>(
+        &self,
+        side: Side,
+        census: &Census,
+        attacks: &mut Attacks,
+        out: &mut Signed<S>,
+    ) {
         let s = side.index();
         let Some(king) = census.kings[s].filter(|&k| !is_dead(k)) else {
-            return 0;
+            return;
         };
         let enemy_dead = census.own(1 - s);
         let danger = self.next_slot(side).map_or(0, |slot| {
@@ -240,11 +390,14 @@ impl Position {
                 .filter(|&&(d, _)| is_dead(d) && distance(d, slot) <= 2)
                 .count() as i32
         });
+        out.add(Term::Exposure, danger);
         // Only the owner to move pays for an attacked king (it must spend its move on it):
         // with the enemy to move the capture is a move that quiescence plays, and a static
         // charge for it as well made the score swing between odd and even depths.
-        let attacked = side == self.side_to_move() && attacks.on(side) & bit(king) != 0;
-        8 * danger + if attacked { 40 + 20 * danger } else { 0 }
+        if side == self.side_to_move() && attacks.on(side) & bit(king) != 0 {
+            out.add(Term::Attacked, 1);
+            out.add(Term::AttackedExposure, danger);
+        }
     }
 
     /// What `side` has toward mating the enemy king, dead on `target`: the king itself dead
@@ -253,15 +406,17 @@ impl Position {
     /// pieces block them, `side` covers them, the edges and corners of the dead board have
     /// fewer) and check. Each term grows as the net closes, so the search sees progress.
     /// `attacked` is `self.attacks(side.opponent())`, the squares `side` attacks.
-    fn hunt(
+    #[inline(always)]
+    fn hunt<S: Sink>(
         &self,
         side: Side,
         target: u8,
         own: &[(u8, Option<Piece>)],
         to_move: bool,
         attacked: u128,
-    ) -> i32 {
-        let mut score = 250;
+        out: &mut Signed<S>,
+    ) {
+        out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
         // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
         let mut pagans = self.pieces(side, Kind::Pagan);
@@ -279,27 +434,29 @@ impl Position {
             }
         }
         if let Some(plies) = nearest {
-            score += MATE_PATH * (24 - i32::from(plies)).max(0);
+            out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for &(sq, p) in own {
             let Some(p) = p else { continue };
             if p.kind == Kind::Pagan {
-                score += 24 * (9 - pagan_distance(sq, target)).max(0);
+                out.add(Term::HuntPagan, (9 - pagan_distance(sq, target)).max(0));
             } else if is_dead(sq) {
-                score += 12 * (5 - distance(sq, target)).max(0);
+                out.add(Term::HuntDead, (5 - distance(sq, target)).max(0));
             }
         }
         // Mates happen next to the bridge, where a live Pagan on rank 7 reaches the king's
         // rank 4 from across it (G c7 with a dead G c2 mates k b4), best in a corner of the
         // dead board; the king is driven there rank by rank.
         let (rank, file) = (i32::from(target / 7), i32::from(target % 7));
-        score += BRIDGE_RANK * rank + SIDE_FILE * (file - 3).abs();
-        let them = side.opponent();
-        score += 30 * (8 - self.room(target, them, attacked));
+        out.add(Term::BridgeRank, rank);
+        out.add(Term::SideFile, (file - 3).abs());
+        out.add(
+            Term::HuntRoom,
+            8 - self.room(target, side.opponent(), attacked),
+        );
         if attacked & bit(target) != 0 {
-            score += 40;
+            out.add(Term::HuntCheck, 1);
         }
-        score
     }
 
     /// The squares `owner`'s king on `king` can step to without being attacked there (its

@@ -5,6 +5,7 @@ use crate::search::Searchable;
 use crate::search::{Limits, TransTable, search};
 use crate::variant::Side;
 use crate::variants::pagan::Position;
+use crate::variants::pagan_play::{TERMS, WEIGHTS, Weights};
 use std::sync::atomic::AtomicBool;
 
 /// Plays White by a 20,000-node search against a Black that moves uniformly at random
@@ -71,5 +72,145 @@ fn pagans_cross_the_bridge_and_mate_a_bare_dead_king() {
             matches!(end, Some(crate::game::End::Win(Side::White, _))),
             "seed {seed}: {end:?}"
         );
+    }
+}
+
+/// The terms of `fen` under the landed weights: each named term's count (the others 0), the
+/// fixed part and the divisor, as counted by hand.
+fn assert_terms(fen: &str, counts: &[(&str, i32)], fixed: i32, divisor: i32) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut expected = [0; TERMS];
+    for &(name, count) in counts {
+        let i = Weights::NAMES.iter().position(|&n| n == name).expect(name);
+        expected[i] = count;
+    }
+    let e = pos.eval_terms(&WEIGHTS);
+    let named = |t: &[i32; TERMS]| -> Vec<(&str, i32)> {
+        Weights::NAMES
+            .iter()
+            .zip(t)
+            .filter(|(_, c)| **c != 0)
+            .map(|(n, c)| (*n, *c))
+            .collect()
+    };
+    assert_eq!(named(&e.terms), named(&expected), "{fen}");
+    assert_eq!((e.fixed, e.divisor), (fixed, divisor), "{fen}");
+}
+
+#[test]
+fn the_terms_of_two_positions_are_those_counted_by_hand() {
+    // White: K g11, a lone live Pagan d7 (one unit: it cannot win, so the edge is divided);
+    // Black: its king dead on c3. The Pagan reaches 16 squares (2 in each of 8 directions,
+    // across the bridge too: d4 d3, c4 b3, e4 f3), is 2 Pagan steps from the king (9 − 2),
+    // which stands on frame rank 3 (index 2), one file from the middle, and has 6 of its 8
+    // squares left (the Pagan attacks c4 and d4, withdrawing to e8 and d8).
+    assert_terms(
+        "6K/7/7/7/3G3/*******/*******/*5*/*1k3*/*5*/*5* w - - 0 1",
+        &[
+            ("pagan", 1),
+            ("mobility_hunting", 16),
+            ("hunt", 1),
+            ("hunt_pagan", 7),
+            ("bridge_rank", 2),
+            ("side_file", 1),
+            ("hunt_room", 2),
+        ],
+        10,
+        8,
+    );
+    // White: K g11, W c10, P e9 (4 files from its edge file g: advance.2), a dead P f4;
+    // Black: k a9, p b8. Mobility: W 4 steps + c8 a10 e10, P d9, dead P e4: 9; Black's p
+    // c8: 1. The W is 2 from the king (pressure 4 − 2). White has two units (the pawns) and
+    // two capturers (W, P), so the net counts: of the king's 5 squares, W covers a10 and
+    // b10, its own pawn blocks b8: room 2, net 8 − 2. The pawns' 100 each cancel.
+    assert_terms(
+        "6K/2W4/k3P2/1p5/7/*******/*******/*4P*/*5*/*5*/*5* w - - 0 1",
+        &[
+            ("wazir", 1),
+            ("dead_pawn", 1),
+            ("advance.2", 1),
+            ("mobility", 8),
+            ("pressure", 2),
+            ("net", 6),
+        ],
+        10,
+        1,
+    );
+}
+
+/// Positions from play: random games, and games of a short search against itself.
+fn positions_from_play() -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut rng = Rng::new(17);
+    let mut moves = Vec::new();
+    for _ in 0..60 {
+        let mut pos = Position::start();
+        for _ in 0..300 {
+            if pos.end().is_some() {
+                break;
+            }
+            out.push(pos.clone());
+            pos.legal_moves(&mut moves);
+            pos = pos.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    let mut table = TransTable::new(1).unwrap();
+    let mut pos = Position::start();
+    let mut history = Vec::new();
+    for _ in 0..120 {
+        if pos.end().is_some() {
+            break;
+        }
+        out.push(pos.clone());
+        history.push(pos.key());
+        let limits = Limits {
+            nodes: Some(300),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let found =
+            search(&pos, &history, &[], limits, &stop, &mut table, &mut |_| {}).expect("a move");
+        pos = pos.play(pos.read_wire(&found.mv).expect("a legal move"));
+    }
+    out
+}
+
+#[test]
+fn the_terms_times_the_weights_are_the_evaluation() {
+    let positions = positions_from_play();
+    let hunts = positions
+        .iter()
+        .filter(|p| {
+            p.dead_king(Side::White)
+                .or(p.dead_king(Side::Black))
+                .is_some()
+        })
+        .count();
+    assert!(hunts > 1000, "{hunts} positions with a dead king");
+    // The landed weights, and weights drawn at random (so that no term hides behind a weight
+    // of 0 or a count that another term's weight happens to cancel).
+    let mut rng = Rng::new(5);
+    let mut sets = vec![WEIGHTS.to_array()];
+    for _ in 0..4 {
+        sets.push(std::array::from_fn(|_| rng.below(801) as i32 - 400));
+    }
+    let mut divided = 0;
+    for w in &sets {
+        let weights = Weights::from_array(*w, WEIGHTS.tempo);
+        for pos in &positions {
+            let e = pos.eval_terms(&weights);
+            let dot: i32 = e.terms.iter().zip(w).map(|(t, w)| t * w).sum();
+            assert_eq!(
+                (e.fixed + dot) / e.divisor,
+                pos.score_with(w),
+                "{}",
+                pos.fen()
+            );
+            divided += usize::from(e.divisor != 1);
+        }
+    }
+    assert!(divided > 100, "{divided} positions divided");
+    for pos in &positions {
+        assert_eq!(pos.score_with(&WEIGHTS.to_array()), pos.evaluate());
     }
 }
