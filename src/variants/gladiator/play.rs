@@ -106,16 +106,18 @@ impl Position {
 
     /// Plays a legal turn.
     pub fn play(&self, turn: Turn) -> Position {
-        let mut next = self.clone();
         let them = self.to_move.opponent();
         let captured = turn.moves_pawn() && self.pieces(them, Kind::Pawn) & bit(turn.pawn.1) != 0;
-        if turn.pawn.0 != NONE {
-            let (after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
-            next = after;
+        // One copy of the position, not two.
+        let mut next = if turn.pawn.0 != NONE {
+            let (mut after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
             if let Some(kind) = displaced {
-                next.place(kind, turn.place);
+                after.place(kind, turn.place);
             }
-        }
+            after
+        } else {
+            self.clone()
+        };
         if turn.support.0 != NONE {
             next.move_piece(turn.support.0, turn.support.1);
         }
