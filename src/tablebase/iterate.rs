@@ -216,6 +216,11 @@ fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStat
         }
         st.sweeps += 1;
         st.residual = residual;
+        log::debug!(
+            "{:?}: sweep {}, residual {residual:.3e}",
+            st.signature,
+            st.sweeps
+        );
         if st.sweeps.is_multiple_of(100) {
             log::info!(
                 "{:?}: sweep {}, residual {residual:.2e}",
