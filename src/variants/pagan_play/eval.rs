@@ -7,6 +7,11 @@
 //! feeds either a sum under weights (the search's score) or a count per term
 //! ([`Position::eval_terms`], the tuner's view).
 
+mod sink;
+
+pub use sink::EvalTerms;
+use sink::{Counted, Signed, Sink, Weighed};
+
 use super::weights::{TERMS, Term, WEIGHTS, Weights};
 use crate::variant::Side;
 use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
@@ -16,81 +21,6 @@ use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dea
 pub const DRAWISH: i32 = 8;
 /// The landed weights as a list, which the search's score reads.
 const LANDED: [i32; TERMS] = WEIGHTS.to_array();
-
-/// The evaluation of a position as the tuner sees it: `(fixed + terms · w) / divisor`, for
-/// the side to move, under the weights `w` the divisor was judged at.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalTerms {
-    /// What no weight scales: 100 a live pawn, and the tempo.
-    pub fixed: i32,
-    /// The count of each term, the side to move's minus its opponent's, in the order of
-    /// [`Weights::to_array`].
-    pub terms: [i32; TERMS],
-    /// 1, or [`DRAWISH`] where the side ahead under the weights cannot win.
-    pub divisor: i32,
-}
-
-/// What the walk over a position feeds: the fixed part and each term's count, signed for
-/// the side to move.
-trait Sink {
-    /// Adds `cp` to the fixed part.
-    fn fixed(&mut self, cp: i32);
-    /// Adds `count` of `term`.
-    fn add(&mut self, term: Term, count: i32);
-}
-
-/// The score under weights: every term times its weight, summed.
-struct Weighed<'w> {
-    w: &'w [i32; TERMS],
-    total: i32,
-}
-
-impl Sink for Weighed<'_> {
-    #[inline(always)]
-    fn fixed(&mut self, cp: i32) {
-        self.total += cp;
-    }
-
-    #[inline(always)]
-    fn add(&mut self, term: Term, count: i32) {
-        self.total += self.w[term.index()] * count;
-    }
-}
-
-/// The count of each term.
-struct Counted {
-    fixed: i32,
-    terms: [i32; TERMS],
-}
-
-impl Sink for Counted {
-    fn fixed(&mut self, cp: i32) {
-        self.fixed += cp;
-    }
-
-    fn add(&mut self, term: Term, count: i32) {
-        self.terms[term.index()] += count;
-    }
-}
-
-/// A sink seen from one side: what it adds counts for the side to move if `sign` is 1,
-/// against it if −1.
-struct Signed<'s, S> {
-    sink: &'s mut S,
-    sign: i32,
-}
-
-impl<S: Sink> Signed<'_, S> {
-    #[inline(always)]
-    fn fixed(&mut self, cp: i32) {
-        self.sink.fixed(self.sign * cp);
-    }
-
-    #[inline(always)]
-    fn add(&mut self, term: Term, count: i32) {
-        self.sink.add(term, self.sign * count);
-    }
-}
 
 /// What a piece is worth to move ordering (captures first of the most valuable victims).
 pub(super) fn value(kind: Kind) -> i32 {
