@@ -342,6 +342,7 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
         args.fens.iter().map(String::as_str).collect()
     };
     let mut worst: f64 = 0.0;
+    let mut skipped = 0usize;
     for fen in fens {
         match endgame::check(rules, fen, limits) {
             Ok(r) => {
@@ -362,10 +363,17 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
                 worst = worst.max(w.exploitability).max(b.exploitability);
             }
             Err(e) => {
+                // The others are still measured: one position too big or malformed does not
+                // throw away a long list's results.
                 eprintln!("quill exploit: {fen}: {e}");
-                return ExitCode::from(2);
+                skipped += 1;
             }
         }
+    }
+    if skipped > 0 {
+        let s = if skipped == 1 { "" } else { "s" };
+        println!("Worst exploitability: {worst:.6} ({skipped} position{s} skipped)");
+        return ExitCode::from(2);
     }
     println!("Worst exploitability: {worst:.6}");
     ExitCode::SUCCESS

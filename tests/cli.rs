@@ -69,3 +69,39 @@ fn verify_names_what_is_wrong_with_its_arguments() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).starts_with("INVALID: "));
 }
+
+#[test]
+fn exploit_measures_every_position_it_can_and_names_the_ones_it_cannot() {
+    // A malformed FEN between two small endgames: both are still measured, the bad one is
+    // named on standard error, and the exit status says that one was skipped.
+    let out = quill(
+        &[
+            "exploit",
+            "--depth",
+            "2",
+            "--fen",
+            "5/2P2/5/1p1N1/5",
+            "--fen",
+            "5/5/9/5/5",
+            "--fen",
+            "5/1P3/2p2/4p/5",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("5/2P2/5/1p1N1/5 w - - 0 1 0/0: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("5/1P3/2p2/4p/5 w - - 0 1 0/0: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("(1 position skipped)"), "{stdout}");
+    assert!(
+        text(&out.stderr).starts_with("quill exploit: 5/5/9/5/5: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
