@@ -62,6 +62,11 @@ pub(crate) struct ExploitArgs {
     /// Search depth in joint turns instead of a time limit (at most the search's `MAX_PLY`).
     #[arg(long, value_parser = depth_parser())]
     depth: Option<u32>,
+    /// A tablebase file or directory for the search to probe, as the `TablebasePath` option
+    /// (protocol-docs/tablebase.md); the exact values the search is measured against are
+    /// solved anew either way.
+    #[arg(long, value_name = "PATH")]
+    tablebase: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -336,6 +341,15 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
         exact: args.depth.is_none(),
         ..quill::search::Limits::default()
     };
+    if let Some(path) = &args.tablebase {
+        match quill::tablebase::Tables::load(path) {
+            Ok(tables) => quill::tablebase::set_active(tables),
+            Err(e) => {
+                eprintln!("quill exploit: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let fens: Vec<&str> = if args.fens.is_empty() {
         endgame::fens(endgame::ENDGAMES)
     } else {

@@ -105,3 +105,24 @@ fn exploit_measures_every_position_it_can_and_names_the_ones_it_cannot() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn exploit_refuses_a_tablebase_it_cannot_read_before_it_measures() {
+    let out = quill(
+        &[
+            "exploit",
+            "--tablebase",
+            "/nonexistent/quill.qtb",
+            "--depth",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), "");
+    assert!(
+        text(&out.stderr).starts_with("quill exploit: /nonexistent/quill.qtb: cannot open"),
+        "{}",
+        text(&out.stderr)
+    );
+}
