@@ -4,11 +4,13 @@
 
 use super::pagan::{Kind, Move, Piece, Position, SQUARES};
 use crate::notation::WireMove;
-use crate::search::{Searchable, WIN, zobrist_keys};
-use crate::variant::Side;
+use crate::search::{Searchable, WIN};
 
-/// Keys: `(side * 5 + kind) * 77 + square`, then the side to move.
-const KEYS: [u64; 10 * SQUARES + 1] = zobrist_keys(0x7061_6761_6e5f_6b65);
+/// Keys: `(side * 5 + kind) * 77 + square`, then the side to move: the reference for the key
+/// `Position` keeps (`Position::key_from_scratch`).
+#[cfg(test)]
+const KEYS: [u64; 10 * SQUARES + 1] = crate::search::zobrist_keys(0x7061_6761_6e5f_6b65);
+#[cfg(test)]
 const SIDE_KEY: usize = 10 * SQUARES;
 
 mod eval;
@@ -76,27 +78,7 @@ impl Searchable for Position {
     }
 
     fn key(&self) -> u64 {
-        let mut key = 0;
-        for side in [Side::White, Side::Black] {
-            for kind in [
-                Kind::King,
-                Kind::Wazir,
-                Kind::Alchemist,
-                Kind::Pagan,
-                Kind::Pawn,
-            ] {
-                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
-                let mut b = self.pieces(side, kind);
-                while b != 0 {
-                    key ^= KEYS[base + b.trailing_zeros() as usize];
-                    b &= b - 1;
-                }
-            }
-        }
-        if self.side_to_move() == Side::Black {
-            key ^= KEYS[SIDE_KEY];
-        }
-        key
+        self.zobrist()
     }
 
     fn code(mv: Move) -> u64 {
@@ -125,6 +107,33 @@ impl Searchable for Position {
 }
 
 impl Position {
+    /// The Zobrist key computed from scratch: what the kept key (`Searchable::key`) must equal.
+    #[cfg(test)]
+    fn key_from_scratch(&self) -> u64 {
+        use crate::variant::Side;
+        let mut key = 0;
+        for side in [Side::White, Side::Black] {
+            for kind in [
+                Kind::King,
+                Kind::Wazir,
+                Kind::Alchemist,
+                Kind::Pagan,
+                Kind::Pawn,
+            ] {
+                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
+                let mut b = self.pieces(side, kind);
+                while b != 0 {
+                    key ^= KEYS[base + b.trailing_zeros() as usize];
+                    b &= b - 1;
+                }
+            }
+        }
+        if self.side_to_move() == Side::Black {
+            key ^= KEYS[SIDE_KEY];
+        }
+        key
+    }
+
     /// Whether a move of the side to move attacks the enemy king on the dead board.
     fn checks(&self, mv: Move) -> bool {
         let them = self.side_to_move().opponent();

@@ -210,7 +210,7 @@ impl Position {
         if self.to_move == Side::Black {
             next.fullmove += 1;
         }
-        next.to_move = self.to_move.opponent();
+        next.flip_side();
         next
     }
 
