@@ -171,7 +171,7 @@ const fn kind_slot(kind: Kind) -> Option<usize> {
 }
 
 /// The dead board's squares.
-const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
+pub(crate) const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
 
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
@@ -266,7 +266,7 @@ impl Position {
     }
 
     /// The bitboard of a side's pieces.
-    fn side_bits(&self, side: Side) -> u128 {
+    pub(crate) fn side_bits(&self, side: Side) -> u128 {
         self.bits[side.index()]
     }
 

@@ -42,14 +42,15 @@ impl Searchable for Position {
         if self.bare_kings() {
             return;
         }
-        self.pseudo_moves(out);
         // Once the enemy king is dead, checks are noisy too, so that quiescence sees the
         // mates (found by `over`) that end the hunt.
-        let hunted = self.dead_king(self.side_to_move().opponent());
-        out.retain(|&mv| {
-            (self.victim(mv).is_some() || hunted.is_some_and(|_| self.checks(mv)))
-                && self.is_legal(mv)
-        });
+        if self.dead_king(self.side_to_move().opponent()).is_some() {
+            self.pseudo_moves(out);
+            out.retain(|&mv| (self.victim(mv).is_some() || self.checks(mv)) && self.is_legal(mv));
+        } else {
+            self.pseudo_captures(out);
+            out.retain(|&mv| self.is_legal(mv));
+        }
     }
 
     fn after(&self, mv: Move) -> Position {
@@ -70,6 +71,19 @@ impl Searchable for Position {
     }
 
     fn evaluate(&self) -> i32 {
+        // The build targets baseline x86-64, where `count_ones` is a dozen instructions, and
+        // the evaluation (all of it inlined into `Position::score`) counts bits many times:
+        // it is compiled a second time with the hardware bit count, for the CPUs that have
+        // one. The check is one cached load (std keeps the detected features).
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn fast(pos: &Position) -> i32 {
+                pos.score()
+            }
+            // SAFETY: the CPU has popcnt (detected just above).
+            return unsafe { fast(self) };
+        }
         self.score()
     }
 

@@ -227,3 +227,19 @@ fn the_kept_key_is_the_key_from_scratch() {
     assert_ne!(start.key(), black.key());
     assert_eq!(black.key(), black.key_from_scratch());
 }
+
+#[test]
+fn the_captures_are_the_moves_that_take_a_piece() {
+    let (mut all, mut captures) = (Vec::new(), Vec::new());
+    let mut some = 0;
+    for pos in &positions_from_play() {
+        all.clear();
+        pos.pseudo_moves(&mut all);
+        all.retain(|&mv| pos.victim(mv).is_some());
+        captures.clear();
+        pos.pseudo_captures(&mut captures);
+        assert_eq!(captures, all, "{}", pos.fen());
+        some += usize::from(!all.is_empty());
+    }
+    assert!(some > 1000, "{some} positions with a capture");
+}
