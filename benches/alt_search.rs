@@ -1,5 +1,5 @@
 //! Nodes per CPU-second of the alternating search at fixed depth: Gladiator at Hash 1, 16 and
-//! 256 MiB, and Brawl at Hash 16.
+//! 256 MiB, and Brawl and Pagan at Hash 16.
 //!
 //! Run with `cargo bench --bench alt_search` (optionally `-- ROUNDS`, default 7, and words that
 //! pick the configurations whose names contain them: `-- 3 brawl`). Every round
@@ -14,43 +14,65 @@
 
 use std::sync::atomic::AtomicBool;
 
-use quill::search::{self, Limits, TransTable};
-use quill::variants::gladiator::{Position, Rules};
+use quill::search::{self, Limits, Searchable, TransTable};
+use quill::variants::gladiator::{self, Rules};
+use quill::variants::pagan;
 
 /// Plies played from the start (by a depth-3 search) to reach each benchmarked position.
 const OPENINGS: [usize; 4] = [0, 6, 12, 20];
 
+/// Which game a configuration searches.
+#[derive(Clone, Copy)]
+enum Game {
+    /// Gladiator or Brawl Chess.
+    Gladiator(Rules),
+    /// Pagan Chess.
+    Pagan,
+}
+
 struct Config {
     name: &'static str,
-    rules: Rules,
+    game: Game,
     mib: usize,
     depth: u32,
 }
 
-const CONFIGS: [Config; 4] = [
+/// A benchmarked position of either game.
+enum Position {
+    Gladiator(gladiator::Position),
+    Pagan(pagan::Position),
+}
+
+const CONFIGS: [Config; 5] = [
     Config {
         name: "gladiator hash 1",
-        rules: Rules::Gladiator,
+        game: Game::Gladiator(Rules::Gladiator),
         mib: 1,
         depth: 6,
     },
     Config {
         name: "gladiator hash 16",
-        rules: Rules::Gladiator,
+        game: Game::Gladiator(Rules::Gladiator),
         mib: 16,
         depth: 6,
     },
     Config {
         name: "gladiator hash 256",
-        rules: Rules::Gladiator,
+        game: Game::Gladiator(Rules::Gladiator),
         mib: 256,
         depth: 6,
     },
     Config {
         name: "brawl hash 16",
-        rules: Rules::Brawl,
+        game: Game::Gladiator(Rules::Brawl),
         mib: 16,
         depth: 5,
+    },
+    Config {
+        name: "pagan hash 16",
+        game: Game::Pagan,
+        mib: 16,
+        depth: 10,
     },
 ];
 
@@ -69,29 +91,51 @@ fn cpu_seconds() -> f64 {
     secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
-/// The position `plies` turns into a game each side plays by a depth-3 search.
-fn opening(rules: Rules, plies: usize) -> Position {
+/// The position `plies` turns into a game each side plays by a depth-3 search, from `start`.
+fn opening<P: Searchable>(start: P, plies: usize) -> P {
     let stop = AtomicBool::new(false);
     let mut table = TransTable::new(1).expect("a small table");
-    let mut pos = Position::start(rules);
+    let mut pos = start;
     for _ in 0..plies {
-        if pos.end().is_some() {
-            break;
-        }
         let limits = Limits {
             depth: Some(3),
             ..Limits::default()
         };
+        // The search answers nothing in a position where the game is over.
         let Some(found) = search::search(&pos, &[], &[], limits, &stop, &mut table, &mut |_| {})
         else {
             break;
         };
         let turn = pos
-            .parse_turn(&found.mv)
+            .read_wire(&found.mv)
             .expect("the search plays legal turns");
-        pos = pos.play(turn);
+        pos = pos.after(turn);
     }
     pos
+}
+
+/// The benchmarked position of `game` reached after `plies` turns.
+fn opening_of(game: Game, plies: usize) -> Position {
+    match game {
+        Game::Gladiator(rules) => {
+            Position::Gladiator(opening(gladiator::Position::start(rules), plies))
+        }
+        Game::Pagan => Position::Pagan(opening(pagan::Position::start(), plies)),
+    }
+}
+
+/// Searches `pos` to `depth` with `table` (emptied first): its nodes and the CPU seconds taken.
+fn run<P: Searchable>(pos: &P, depth: u32, table: &mut TransTable) -> (u64, f64) {
+    let stop = AtomicBool::new(false);
+    table.clear();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let t0 = cpu_seconds();
+    let found = search::search(pos, &[], &[], limits, &stop, table, &mut |_| {});
+    let cpu = cpu_seconds() - t0;
+    (found.map_or(0, |f| f.nodes), cpu)
 }
 
 fn main() {
@@ -110,13 +154,16 @@ fn main() {
         .collect();
     let positions: Vec<Vec<Position>> = CONFIGS
         .iter()
-        .map(|c| OPENINGS.iter().map(|&n| opening(c.rules, n)).collect())
+        .zip(&picked)
+        .map(|(c, &on)| {
+            let plies: &[usize] = if on { &OPENINGS } else { &[] };
+            plies.iter().map(|&n| opening_of(c.game, n)).collect()
+        })
         .collect();
     let mut tables: Vec<TransTable> = CONFIGS
         .iter()
         .map(|c| TransTable::new(c.mib).expect("the table fits in memory"))
         .collect();
-    let stop = AtomicBool::new(false);
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); CONFIGS.len()];
     let mut nodes_seen: Vec<Vec<u64>> = vec![Vec::new(); CONFIGS.len()];
     for round in 0..rounds {
@@ -128,16 +175,12 @@ fn main() {
             }
             let (mut nodes, mut cpu) = (0, 0.0);
             for pos in &positions[i] {
-                tables[i].clear();
-                let limits = Limits {
-                    depth: Some(config.depth),
-                    ..Limits::default()
+                let (n, c) = match pos {
+                    Position::Gladiator(p) => run(p, config.depth, &mut tables[i]),
+                    Position::Pagan(p) => run(p, config.depth, &mut tables[i]),
                 };
-                let t0 = cpu_seconds();
-                let found =
-                    search::search(pos, &[], &[], limits, &stop, &mut tables[i], &mut |_| {});
-                cpu += cpu_seconds() - t0;
-                nodes += found.map_or(0, |f| f.nodes);
+                nodes += n;
+                cpu += c;
             }
             rates[i].push(nodes as f64 / cpu / 1e6);
             nodes_seen[i].push(nodes);

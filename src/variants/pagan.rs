@@ -132,6 +132,31 @@ pub struct Position {
     /// The board again as bitboards: White's pieces, Black's, then the wazirs, alchemists,
     /// Pagans and pawns of both (the kings are the rest).
     bits: [u128; 6],
+    /// The Zobrist key of the pieces and the side to move (`Searchable::key`), kept by
+    /// `Position::set_bit` and `Position::play`.
+    key: u64,
+}
+
+/// Zobrist keys: `(side * 5 + kind) * 77 + square` (kinds as [`kind_key`] orders them), then
+/// the side to move.
+const KEYS: [u64; 10 * SQUARES + 1] = crate::search::zobrist_keys(0x7061_6761_6e5f_6b65);
+/// Where the side to move's key is in [`KEYS`].
+const SIDE_KEY: usize = 10 * SQUARES;
+
+/// A kind's place among [`KEYS`]: King, Wazir, Alchemist, Pagan, Pawn.
+const fn kind_key(kind: Kind) -> usize {
+    match kind {
+        Kind::King => 0,
+        Kind::Wazir => 1,
+        Kind::Alchemist => 2,
+        Kind::Pagan => 3,
+        Kind::Pawn => 4,
+    }
+}
+
+/// The key of `piece` on `sq`.
+fn piece_key(piece: Piece, sq: u8) -> u64 {
+    KEYS[(piece.side.index() * 5 + kind_key(piece.kind)) * SQUARES + usize::from(sq)]
 }
 
 /// The slot of a kind among [`Position`]'s bitboards (none for the king).
@@ -146,7 +171,7 @@ const fn kind_slot(kind: Kind) -> Option<usize> {
 }
 
 /// The dead board's squares.
-const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
+pub(crate) const DEAD_SQUARES: u128 = (1u128 << 28) - 1;
 
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
@@ -218,6 +243,7 @@ impl Position {
 
     /// Puts a piece's bits on a square or takes them off.
     fn set_bit(&mut self, piece: Piece, sq: u8, on: bool) {
+        self.key ^= piece_key(piece, sq);
         let slots = [Some(piece.side.index()), kind_slot(piece.kind)];
         for &slot in slots.iter().flatten() {
             if on {
@@ -228,8 +254,19 @@ impl Position {
         }
     }
 
+    /// The Zobrist key of the pieces and the side to move.
+    pub(crate) fn zobrist(&self) -> u64 {
+        self.key
+    }
+
+    /// Hands the move to the other side.
+    fn flip_side(&mut self) {
+        self.to_move = self.to_move.opponent();
+        self.key ^= KEYS[SIDE_KEY];
+    }
+
     /// The bitboard of a side's pieces.
-    fn side_bits(&self, side: Side) -> u128 {
+    pub(crate) fn side_bits(&self, side: Side) -> u128 {
         self.bits[side.index()]
     }
 

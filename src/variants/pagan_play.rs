@@ -4,11 +4,13 @@
 
 use super::pagan::{Kind, Move, Piece, Position, SQUARES};
 use crate::notation::WireMove;
-use crate::search::{Searchable, WIN, zobrist_keys};
-use crate::variant::Side;
+use crate::search::{Searchable, WIN};
 
-/// Keys: `(side * 5 + kind) * 77 + square`, then the side to move.
-const KEYS: [u64; 10 * SQUARES + 1] = zobrist_keys(0x7061_6761_6e5f_6b65);
+/// Keys: `(side * 5 + kind) * 77 + square`, then the side to move: the reference for the key
+/// `Position` keeps (`Position::key_from_scratch`).
+#[cfg(test)]
+const KEYS: [u64; 10 * SQUARES + 1] = crate::search::zobrist_keys(0x7061_6761_6e5f_6b65);
+#[cfg(test)]
 const SIDE_KEY: usize = 10 * SQUARES;
 
 mod eval;
@@ -40,14 +42,15 @@ impl Searchable for Position {
         if self.bare_kings() {
             return;
         }
-        self.pseudo_moves(out);
         // Once the enemy king is dead, checks are noisy too, so that quiescence sees the
         // mates (found by `over`) that end the hunt.
-        let hunted = self.dead_king(self.side_to_move().opponent());
-        out.retain(|&mv| {
-            (self.victim(mv).is_some() || hunted.is_some_and(|_| self.checks(mv)))
-                && self.is_legal(mv)
-        });
+        if self.dead_king(self.side_to_move().opponent()).is_some() {
+            self.pseudo_moves(out);
+            out.retain(|&mv| (self.victim(mv).is_some() || self.checks(mv)) && self.is_legal(mv));
+        } else {
+            self.pseudo_captures(out);
+            out.retain(|&mv| self.is_legal(mv));
+        }
     }
 
     fn after(&self, mv: Move) -> Position {
@@ -68,6 +71,19 @@ impl Searchable for Position {
     }
 
     fn evaluate(&self) -> i32 {
+        // The build targets baseline x86-64, where `count_ones` is a dozen instructions, and
+        // the evaluation (all of it inlined into `Position::score`) counts bits many times:
+        // it is compiled a second time with the hardware bit count, for the CPUs that have
+        // one. The check is one cached load (std keeps the detected features).
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn fast(pos: &Position) -> i32 {
+                pos.score()
+            }
+            // SAFETY: the CPU has popcnt (detected just above).
+            return unsafe { fast(self) };
+        }
         self.score()
     }
 
@@ -76,27 +92,7 @@ impl Searchable for Position {
     }
 
     fn key(&self) -> u64 {
-        let mut key = 0;
-        for side in [Side::White, Side::Black] {
-            for kind in [
-                Kind::King,
-                Kind::Wazir,
-                Kind::Alchemist,
-                Kind::Pagan,
-                Kind::Pawn,
-            ] {
-                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
-                let mut b = self.pieces(side, kind);
-                while b != 0 {
-                    key ^= KEYS[base + b.trailing_zeros() as usize];
-                    b &= b - 1;
-                }
-            }
-        }
-        if self.side_to_move() == Side::Black {
-            key ^= KEYS[SIDE_KEY];
-        }
-        key
+        self.zobrist()
     }
 
     fn code(mv: Move) -> u64 {
@@ -125,6 +121,33 @@ impl Searchable for Position {
 }
 
 impl Position {
+    /// The Zobrist key computed from scratch: what the kept key (`Searchable::key`) must equal.
+    #[cfg(test)]
+    fn key_from_scratch(&self) -> u64 {
+        use crate::variant::Side;
+        let mut key = 0;
+        for side in [Side::White, Side::Black] {
+            for kind in [
+                Kind::King,
+                Kind::Wazir,
+                Kind::Alchemist,
+                Kind::Pagan,
+                Kind::Pawn,
+            ] {
+                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
+                let mut b = self.pieces(side, kind);
+                while b != 0 {
+                    key ^= KEYS[base + b.trailing_zeros() as usize];
+                    b &= b - 1;
+                }
+            }
+        }
+        if self.side_to_move() == Side::Black {
+            key ^= KEYS[SIDE_KEY];
+        }
+        key
+    }
+
     /// Whether a move of the side to move attacks the enemy king on the dead board.
     fn checks(&self, mv: Move) -> bool {
         let them = self.side_to_move().opponent();

@@ -2,7 +2,8 @@
 //! the evaluation weighs.
 
 use super::tables::{
-    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_STEP, STEP, WAZIR_STEPS, bit,
+    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_STEP, PAWN_REACH, STEP, WAZIR_STEPS,
+    bit,
 };
 use super::{DEAD_SQUARES, Kind, Piece, Position};
 #[cfg(test)]
@@ -20,6 +21,17 @@ pub(crate) struct Occupancy {
     pub(crate) royal: u128,
 }
 
+/// The union of `f` over the squares of `b`.
+#[inline(always)]
+fn union_of(mut b: u128, f: impl Fn(usize) -> u128) -> u128 {
+    let mut map = 0;
+    while b != 0 {
+        map |= f(b.trailing_zeros() as usize);
+        b &= b - 1;
+    }
+    map
+}
+
 impl Position {
     /// Whether `side`'s piece on `target` is attacked (pseudo-legally) by the other side.
     pub(crate) fn attacked(&self, target: u8, side: Side) -> bool {
@@ -33,12 +45,9 @@ impl Position {
         {
             return true;
         }
-        // Pawns capture sideways: a pawn one rank up or down on the same file.
-        let pawns = enemy(Kind::Pawn);
-        if [1, 6]
-            .iter()
-            .any(|&d| STEP[t][d] != NO && pawns & bit(STEP[t][d]) != 0)
-        {
+        // Pawns capture sideways: a pawn one rank up or down on the same file (a sideways
+        // step is its own way back).
+        if PAWN_REACH[t] & enemy(Kind::Pawn) != 0 {
             return true;
         }
         let wazirs = enemy(Kind::Wazir);
@@ -71,20 +80,12 @@ impl Position {
 
     /// Every square on which a piece of `victim`'s would be attacked by the other side, as
     /// [`Position::attacked`] judges one square, in one pass over the attackers.
+    #[inline(always)]
     pub(crate) fn attacks(&self, victim: Side) -> u128 {
         let them = victim.opponent();
         let empty = |q: u8| q != NO && self.board[usize::from(q)].is_none();
-        let mut map = 0;
-        let each = |kind: Kind, map: &mut u128, f: &dyn Fn(usize) -> u128| {
-            let mut b = self.pieces(them, kind);
-            while b != 0 {
-                *map |= f(b.trailing_zeros() as usize);
-                b &= b - 1;
-            }
-        };
-        each(Kind::King, &mut map, &|s| KING_REACH[s]);
-        each(Kind::Alchemist, &mut map, &|s| ALCHEMIST_REACH[s]);
-        each(Kind::Wazir, &mut map, &|s| {
+        let of = |kind: Kind| self.pieces(them, kind);
+        let wazirs = union_of(of(Kind::Wazir), |s| {
             let mut m = WAZIR_STEPS[s];
             for d in ORTHOGONAL {
                 let one = STEP[s][d];
@@ -94,15 +95,9 @@ impl Position {
             }
             m
         });
-        each(Kind::Pawn, &mut map, &|s| {
-            [1, 6]
-                .iter()
-                .filter(|&&d| STEP[s][d] != NO)
-                .fold(0, |m, &d| m | bit(STEP[s][d]))
-        });
         // A Pagan attacks its neighbour in direction d when the square in the opposite
         // direction, where it withdraws to, exists and is empty.
-        each(Kind::Pagan, &mut map, &|s| {
+        let pagans = union_of(of(Kind::Pagan), |s| {
             let mut m = 0;
             for d in 0..8 {
                 let near = PAGAN_STEP[s][d];
@@ -112,7 +107,11 @@ impl Position {
             }
             m
         });
-        map
+        union_of(of(Kind::King), |s| KING_REACH[s])
+            | union_of(of(Kind::Alchemist), |s| ALCHEMIST_REACH[s])
+            | union_of(of(Kind::Pawn), |s| PAWN_REACH[s])
+            | wazirs
+            | pagans
     }
 
     /// Whether the side to move's king stands on the dead board under attack.
@@ -134,6 +133,7 @@ impl Position {
 
     /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
     /// counted without generating them (a promotion once).
+    #[inline(always)]
     pub(crate) fn piece_mobility(sq: u8, piece: Piece, occ: &Occupancy) -> i32 {
         let s = usize::from(sq);
         let me = piece.side.index();
@@ -172,15 +172,9 @@ impl Position {
             Kind::Pawn => {
                 let forward = if piece.side == Side::White { 4 } else { 3 };
                 let to = STEP[s][forward];
-                let mut n = u32::from(to != NO && empty(to));
+                let n = u32::from(to != NO && empty(to));
                 let prey = occ.side[1 - me] & !occ.royal;
-                for d in [1, 6] {
-                    let to = STEP[s][d];
-                    if to != NO && prey & bit(to) != 0 {
-                        n += 1;
-                    }
-                }
-                n
+                n + (PAWN_REACH[s] & prey).count_ones()
             }
         };
         count as i32
@@ -223,6 +217,7 @@ impl Position {
     /// wherever they stand (they cross the bridge), its dead pieces (its king too, once it is
     /// dead) and its live pawns (each may become a Pagan). Its other live pieces never reach
     /// the dead board unless the enemy captures them, which the enemy decides.
+    #[inline(always)]
     pub(crate) fn mating_force(&self, side: Side) -> u32 {
         let own = self.side_bits(side);
         (self.pieces(side, Kind::Pagan) | self.pieces(side, Kind::Pawn) | own & DEAD_SQUARES)
@@ -236,6 +231,7 @@ impl Position {
     /// captures only by withdrawing from next to the king, where the king takes it first; a
     /// lone Alchemist keeps to squares of one colour, which the king leaves; a lone Wazir or
     /// pawn the king steps away from. With two, one guards the other.
+    #[inline(always)]
     pub(crate) fn can_win(&self, side: Side) -> bool {
         let own = self.side_bits(side);
         let capturers =

@@ -8,33 +8,79 @@ use super::tables::{
 use super::{Kind, Move, Piece, Position};
 use crate::variant::Side;
 
+/// Appends the move of `piece` from `from` to `to`, once for each promotion where a pawn
+/// must promote.
+fn push_move(piece: Piece, from: u8, to: u8, out: &mut Vec<Move>) {
+    if piece.kind == Kind::Pawn && promotion_square(piece.side, to) && !is_dead(from) {
+        for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan] {
+            out.push(Move {
+                from,
+                to,
+                promotion: Some(kind),
+            });
+        }
+    } else {
+        out.push(Move {
+            from,
+            to,
+            promotion: None,
+        });
+    }
+}
+
 impl Position {
     /// Appends the pseudo-legal moves of the piece on `from` (royalty not yet checked).
     pub(super) fn piece_moves(&self, from: u8, out: &mut Vec<Move>) {
         let Some(piece) = self.at(from) else { return };
-        let mut push = |to: u8| {
-            if piece.kind == Kind::Pawn && promotion_square(piece.side, to) && !is_dead(from) {
-                for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan] {
-                    out.push(Move {
-                        from,
-                        to,
-                        promotion: Some(kind),
-                    });
-                }
-            } else {
-                out.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                });
-            }
-        };
+        let mut push = |to: u8| push_move(piece, from, to, out);
         match piece.kind {
             Kind::King => self.king_targets(piece, from, &mut push),
             Kind::Wazir => self.wazir_targets(piece, from, &mut push),
             Kind::Alchemist => self.alchemist_targets(piece, from, &mut push),
             Kind::Pagan => self.pagan_targets(from, &mut push),
             Kind::Pawn => self.pawn_targets(piece, from, &mut push),
+        }
+    }
+
+    /// Appends the pseudo-legal captures (by landing or by withdrawal) of the piece on
+    /// `from`: the moves of [`Position::piece_moves`] that take a piece, in the same order.
+    fn piece_captures(&self, from: u8, out: &mut Vec<Move>) {
+        let Some(piece) = self.at(from) else { return };
+        // Every piece but the Pagan captures by landing on its victim, and only so.
+        let mut push = |to: u8| {
+            if self.at(to).is_some() {
+                push_move(piece, from, to, out);
+            }
+        };
+        match piece.kind {
+            Kind::King => self.king_targets(piece, from, &mut push),
+            Kind::Wazir => self.wazir_targets(piece, from, &mut push),
+            Kind::Alchemist => self.alchemist_targets(piece, from, &mut push),
+            Kind::Pagan => self.pagan_captures(piece, from, out),
+            Kind::Pawn => self.pawn_targets(piece, from, &mut push),
+        }
+    }
+
+    /// Appends the withdrawals of the Pagan `piece` on `from` that capture: its moves away
+    /// from an enemy next to it (`Position::withdrawal_victim`), in `pagan_targets`' order.
+    fn pagan_captures(&self, piece: Piece, from: u8, out: &mut Vec<Move>) {
+        let steps = &PAGAN_STEP[usize::from(from)];
+        for (d, &one) in steps.iter().enumerate() {
+            if one == NO || !self.empty(one) {
+                continue;
+            }
+            let behind = steps[7 - d];
+            let prey = self.at(behind).is_some_and(|v| {
+                v.side != piece.side && !(v.kind == Kind::King && is_dead(behind))
+            });
+            if !prey {
+                continue;
+            }
+            push_move(piece, from, one, out);
+            let two = PAGAN_STEP[usize::from(one)][d];
+            if two != NO && self.empty(two) {
+                push_move(piece, from, two, out);
+            }
         }
     }
 
@@ -210,7 +256,7 @@ impl Position {
         if self.to_move == Side::Black {
             next.fullmove += 1;
         }
-        next.to_move = self.to_move.opponent();
+        next.flip_side();
         next
     }
 
@@ -244,6 +290,17 @@ impl Position {
             let sq = own.trailing_zeros() as u8;
             own &= own - 1;
             self.piece_moves(sq, out);
+        }
+    }
+
+    /// Appends the pseudo-legal captures of the side to move: the moves of
+    /// [`Position::pseudo_moves`] that take a piece, in the same order.
+    pub(crate) fn pseudo_captures(&self, out: &mut Vec<Move>) {
+        let mut own = self.side_bits(self.to_move);
+        while own != 0 {
+            let sq = own.trailing_zeros() as u8;
+            own &= own - 1;
+            self.piece_captures(sq, out);
         }
     }
 

@@ -19,6 +19,7 @@ impl Position {
             fullmove: 1,
             reversible: u32::MAX,
             bits: [0; 6],
+            key: 0,
         };
         let frame = geometry();
         crate::board::read_board(&frame, fields[0], |square, c| {
@@ -59,7 +60,9 @@ impl Position {
             });
         }
         let tail = crate::board::fen_tail(&fields, false)?;
-        pos.to_move = tail.side;
+        if tail.side != pos.to_move {
+            pos.flip_side();
+        }
         pos.halfmove = tail.counter;
         pos.fullmove = tail.number;
         Ok(pos)

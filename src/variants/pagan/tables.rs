@@ -106,6 +106,25 @@ const fn reach_table(which: u8) -> [u128; SQUARES] {
     table
 }
 
+/// Bitboards of the squares a pawn on each square captures on: one step sideways, along
+/// the file, either way (`STEP` directions 1 and 6), whichever its side.
+const fn pawn_reach_table() -> [u128; SQUARES] {
+    let mut table = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (up, down) = (STEP[sq][1], STEP[sq][6]);
+        if up != NO {
+            table[sq] |= bit(up);
+        }
+        if down != NO {
+            table[sq] |= bit(down);
+        }
+        sq += 1;
+    }
+    table
+}
+
+pub(super) const PAWN_REACH: [u128; SQUARES] = pawn_reach_table();
 pub(super) const KING_REACH: [u128; SQUARES] = reach_table(0);
 pub(super) const ALCHEMIST_REACH: [u128; SQUARES] = reach_table(1);
 pub(super) const WAZIR_STEPS: [u128; SQUARES] = reach_table(2);

@@ -7,6 +7,8 @@
 //! feeds either a sum under weights (the search's score) or a count per term
 //! ([`Position::eval_terms`], the tuner's view).
 
+#[cfg(test)]
+mod reference;
 mod sink;
 
 pub use sink::EvalTerms;
@@ -14,7 +16,7 @@ use sink::{Counted, Signed, Sink, Weighed};
 
 use super::weights::{TERMS, Term, WEIGHTS, Weights};
 use crate::variant::Side;
-use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
+use crate::variants::pagan::{DEAD_SQUARES, Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
 
 /// How much an edge shrinks when the side ahead has no mating force (see `Position::score`):
 /// a fixed factor, not a weight.
@@ -93,20 +95,22 @@ fn pagan_distance(a: u8, b: u8) -> i32 {
     (fa - fb).abs().max((rank(a) - rank(b)).abs())
 }
 
-/// Every piece of a position by side, kings apart: what the evaluation walks over.
-struct Census {
-    /// Each side's king, if it has one.
-    kings: [Option<u8>; 2],
-    /// Every piece but the kings, by side: (square, piece).
-    pieces: [[(u8, Option<Piece>); 20]; 2],
-    counts: [usize; 2],
-}
+/// The pieces but the kings, by kind: what the evaluation walks over.
+const NOT_KINGS: [Kind; 4] = [Kind::Wazir, Kind::Alchemist, Kind::Pagan, Kind::Pawn];
 
-impl Census {
-    /// The pieces of the side with index `s`, its king apart.
-    fn own(&self, s: usize) -> &[(u8, Option<Piece>)] {
-        &self.pieces[s][..self.counts[s]]
-    }
+/// Each side's king square, if it has one (by side index).
+type Kings = [Option<u8>; 2];
+
+/// The squares of a bitboard, lowest first.
+#[inline(always)]
+fn squares(mut b: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let sq = b.trailing_zeros() as u8;
+            b &= b - 1;
+            sq
+        })
+    })
 }
 
 /// The squares on which each side's pieces are attacked, each made when first needed.
@@ -126,6 +130,7 @@ impl Attacks<'_> {
 impl Position {
     /// The static score for the side to move (`Searchable::evaluate`), under the landed
     /// weights.
+    #[inline(always)]
     pub(super) fn score(&self) -> i32 {
         self.score_with(&LANDED)
     }
@@ -176,7 +181,10 @@ impl Position {
     #[inline(always)]
     fn walk<S: Sink>(&self, sink: &mut S) -> [bool; 2] {
         let me = self.side_to_move();
-        let census = self.census();
+        let kings = [Side::White, Side::Black].map(|side| {
+            let king = self.pieces(side, Kind::King);
+            (king != 0).then(|| king.trailing_zeros() as u8)
+        });
         // Which endings can be won (as an arbiter reads protocol-docs/rules.md §3): only a
         // mate on the dead board wins, and a side's live pieces other than its Pagans never
         // act there, nor does its king until the enemy chooses to capture it. A mate needs
@@ -205,7 +213,7 @@ impl Position {
             };
             self.side_terms(
                 side,
-                &census,
+                kings,
                 winnable[side.index()],
                 &occ,
                 &mut attacks,
@@ -218,33 +226,9 @@ impl Position {
                 sink: &mut *sink,
                 sign,
             };
-            self.king_exposure(side, &census, &mut attacks, &mut out);
+            self.king_exposure(side, kings, &mut attacks, &mut out);
         }
         winnable
-    }
-
-    /// Each side's king and other pieces.
-    fn census(&self) -> Census {
-        let mut census = Census {
-            kings: [None; 2],
-            pieces: [[(0u8, None::<Piece>); 20]; 2],
-            counts: [0; 2],
-        };
-        for side in [Side::White, Side::Black] {
-            let s = side.index();
-            let king = self.pieces(side, Kind::King);
-            census.kings[s] = (king != 0).then(|| king.trailing_zeros() as u8);
-            for kind in [Kind::Wazir, Kind::Alchemist, Kind::Pagan, Kind::Pawn] {
-                let mut b = self.pieces(side, kind);
-                while b != 0 && census.counts[s] < 20 {
-                    let sq = b.trailing_zeros() as u8;
-                    b &= b - 1;
-                    census.pieces[s][census.counts[s]] = (sq, Some(Piece { kind, side }));
-                    census.counts[s] += 1;
-                }
-            }
-        }
-        census
     }
 
     /// What `side`'s pieces are worth (material and mobility) and what they do against the
@@ -253,42 +237,47 @@ impl Position {
     fn side_terms<S: Sink>(
         &self,
         side: Side,
-        census: &Census,
+        kings: Kings,
         winnable: bool,
         occ: &Occupancy,
         attacks: &mut Attacks,
         out: &mut Signed<S>,
     ) {
-        let (s, o) = (side.index(), 1 - side.index());
-        let own = census.own(s);
+        let o = 1 - side.index();
         // Once the enemy king is dead, the game is the mate on the dead board: Pagans are as
         // good there as here, and the moves of the live pieces matter little.
-        let hunting = census.kings[o].filter(|&k| is_dead(k));
+        let hunting = kings[o].filter(|&k| is_dead(k));
         let mobility = if hunting.is_some() {
             Term::MobilityHunting
         } else {
             Term::Mobility
         };
-        for &(sq, p) in own {
-            let Some(p) = p else { continue };
-            worth(p, sq, hunting.is_some(), out);
-            out.add(mobility, Position::piece_mobility(sq, p, occ));
+        for kind in NOT_KINGS {
+            let p = Piece { kind, side };
+            let mut b = self.pieces(side, kind);
+            while b != 0 {
+                let sq = b.trailing_zeros() as u8;
+                b &= b - 1;
+                worth(p, sq, hunting.is_some(), out);
+                out.add(mobility, Position::piece_mobility(sq, p, occ));
+            }
         }
-        match (hunting, census.kings[o]) {
+        let pagans = self.pieces(side, Kind::Pagan);
+        let others = self.side_bits(side) & !pagans & !self.pieces(side, Kind::King);
+        match (hunting, kings[o]) {
             (Some(target), _) => {
                 let map = attacks.on(side.opponent());
                 let to_move = side == self.side_to_move();
-                self.hunt(side, target, own, to_move, map, out);
+                self.hunt(side, target, others & DEAD_SQUARES, to_move, map, out);
             }
             (None, Some(target)) => {
                 // Pressure on the live enemy king: pieces around it, and, when a mate could
                 // follow its capture, the net: its room on the game board.
-                for &(sq, p) in own {
-                    if p.is_some_and(|p| p.kind == Kind::Pagan) {
-                        out.add(Term::PressurePagan, (5 - pagan_distance(sq, target)).max(0));
-                    } else if !is_dead(sq) {
-                        out.add(Term::Pressure, (4 - distance(sq, target)).max(0));
-                    }
+                for sq in squares(pagans) {
+                    out.add(Term::PressurePagan, (5 - pagan_distance(sq, target)).max(0));
+                }
+                for sq in squares(others & !DEAD_SQUARES) {
+                    out.add(Term::Pressure, (4 - distance(sq, target)).max(0));
                 }
                 if winnable {
                     let map = attacks.on(side.opponent());
@@ -305,19 +294,19 @@ impl Position {
     fn king_exposure<S: Sink>(
         &self,
         side: Side,
-        census: &Census,
+        kings: Kings,
         attacks: &mut Attacks,
         out: &mut Signed<S>,
     ) {
         let s = side.index();
-        let Some(king) = census.kings[s].filter(|&k| !is_dead(k)) else {
+        let Some(king) = kings[s].filter(|&k| !is_dead(k)) else {
             return;
         };
-        let enemy_dead = census.own(1 - s);
+        let enemy = side.opponent();
+        let enemy_dead = self.side_bits(enemy) & !self.pieces(enemy, Kind::King) & DEAD_SQUARES;
         let danger = self.next_slot(side).map_or(0, |slot| {
-            enemy_dead
-                .iter()
-                .filter(|&&(d, _)| is_dead(d) && distance(d, slot) <= 2)
+            squares(enemy_dead)
+                .filter(|&d| distance(d, slot) <= 2)
                 .count() as i32
         });
         out.add(Term::Exposure, danger);
@@ -335,13 +324,14 @@ impl Position {
     /// width for them), its dead pieces near it, and the king's few safe squares (its own
     /// pieces block them, `side` covers them, the edges and corners of the dead board have
     /// fewer) and check. Each term grows as the net closes, so the search sees progress.
-    /// `attacked` is `self.attacks(side.opponent())`, the squares `side` attacks.
+    /// `dead` is `side`'s dead pieces but its king and Pagans; `attacked` is
+    /// `self.attacks(side.opponent())`, the squares `side` attacks.
     #[inline(always)]
     fn hunt<S: Sink>(
         &self,
         side: Side,
         target: u8,
-        own: &[(u8, Option<Piece>)],
+        dead: u128,
         to_move: bool,
         attacked: u128,
         out: &mut Signed<S>,
@@ -366,13 +356,11 @@ impl Position {
         if let Some(plies) = nearest {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
-        for &(sq, p) in own {
-            let Some(p) = p else { continue };
-            if p.kind == Kind::Pagan {
-                out.add(Term::HuntPagan, (9 - pagan_distance(sq, target)).max(0));
-            } else if is_dead(sq) {
-                out.add(Term::HuntDead, (5 - distance(sq, target)).max(0));
-            }
+        for sq in squares(self.pieces(side, Kind::Pagan)) {
+            out.add(Term::HuntPagan, (9 - pagan_distance(sq, target)).max(0));
+        }
+        for sq in squares(dead) {
+            out.add(Term::HuntDead, (5 - distance(sq, target)).max(0));
         }
         // Mates happen next to the bridge, where a live Pagan on rank 7 reaches the king's
         // rank 4 from across it (G c7 with a dead G c2 mates k b4), best in a corner of the
@@ -392,6 +380,7 @@ impl Position {
     /// The squares `owner`'s king on `king` can step to without being attacked there (its
     /// own pieces and a king block it; corners and edges have fewer): how much room it has.
     /// `attacked` is `self.attacks(owner)`.
+    #[inline(always)]
     fn room(&self, king: u8, owner: Side, attacked: u128) -> i32 {
         let kings = self.pieces(Side::White, Kind::King) | self.pieces(Side::Black, Kind::King);
         let blocked = self.occupancy().side[owner.index()] | kings | attacked;

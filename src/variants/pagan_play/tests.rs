@@ -214,3 +214,32 @@ fn the_terms_times_the_weights_are_the_evaluation() {
         assert_eq!(pos.score_with(&WEIGHTS.to_array()), pos.evaluate());
     }
 }
+
+#[test]
+fn the_kept_key_is_the_key_from_scratch() {
+    let positions = positions_from_play();
+    for pos in &positions {
+        assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
+    }
+    // Each side to move has its own key.
+    let start = Position::start();
+    let black = Position::from_fen(&start.fen().replace(" w ", " b ")).unwrap();
+    assert_ne!(start.key(), black.key());
+    assert_eq!(black.key(), black.key_from_scratch());
+}
+
+#[test]
+fn the_captures_are_the_moves_that_take_a_piece() {
+    let (mut all, mut captures) = (Vec::new(), Vec::new());
+    let mut some = 0;
+    for pos in &positions_from_play() {
+        all.clear();
+        pos.pseudo_moves(&mut all);
+        all.retain(|&mv| pos.victim(mv).is_some());
+        captures.clear();
+        pos.pseudo_captures(&mut captures);
+        assert_eq!(captures, all, "{}", pos.fen());
+        some += usize::from(!all.is_empty());
+    }
+    assert!(some > 1000, "{some} positions with a capture");
+}
