@@ -1,7 +1,9 @@
 //! The transposition table of the simultaneous search: bounds on a position's value at a
 //! given depth, and each side's most likely move there (for move ordering).
 //!
-//! The key is the game's own ([`super::SealedRules::key`]).
+//! The key is the game's own ([`super::SealedRules::key`]). The search prefetches a node's
+//! bucket before its end test and move generation ([`JointTable::prefetch`]), and on Linux
+//! the table asks for transparent huge pages, as the alternating search's does.
 
 use crate::variants::apocalypse::Move;
 
@@ -182,6 +184,8 @@ impl<M: Copy> JointTable<M> {
                 .map_err(|_| JointTableError::NoMemory {
                     bytes: self.bytes(),
                 })?;
+            // Before the first touch: a probe then costs no TLB miss and page walk.
+            crate::search::advise_huge_pages(&mut slots);
             slots.resize(n, Slot::EMPTY);
             self.slots = slots;
         }
