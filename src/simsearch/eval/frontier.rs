@@ -41,20 +41,19 @@ impl Frontier {
         }
     }
 
-    /// The half of `side`'s move `mv`, index `k` in its list, worked out if this node has
+    /// Works out the half of `side`'s move `mv`, index `k` in its list, if this node has
     /// not yet.
     #[inline(always)]
-    fn half(&mut self, p: &Position, side: Side, (k, mv): (usize, Move), w: &Weights) -> Half {
+    fn ensure(&mut self, p: &Position, side: Side, (k, mv): (usize, Move), w: &Weights) {
         let stamp = self.stamp;
         let list = &mut self.halves[side.index()];
         if k >= list.len() {
-            // Not prepared for this many moves: worked out without keeping it.
-            return Half::of(p, side, mv, w, stamp);
+            // Not prepared for this many moves (a caller's slip): grown, not refused.
+            list.resize(k + 1, Half::EMPTY);
         }
         if list[k].stamp != stamp {
             list[k] = Half::of(p, side, mv, w, stamp);
         }
-        list[k]
     }
 }
 
@@ -205,37 +204,54 @@ fn cell_under(
     black: (usize, Move),
     w: &Weights,
 ) -> f64 {
-    let (hw, hb) = (
-        f.half(p, Side::White, white, w),
-        f.half(p, Side::Black, black, w),
-    );
-    let (Some(sw), Some(sb)) = (hw.solo, hb.solo) else {
-        return after(p, white.1, black.1);
+    f.ensure(p, Side::White, white, w);
+    f.ensure(p, Side::Black, black, w);
+    let (hw, hb) = (&f.halves[0][white.0], &f.halves[1][black.0]);
+    let (Some(sw), Some(sb)) = (&hw.solo, &hb.solo) else {
+        return passed(p, white.1, black.1);
     };
-    let wp = if sw.untouched_by(&sb) {
+    let (touched_w, touched_b) = (!sw.untouched_by(sb), !sb.untouched_by(sw));
+    if !touched_w && !touched_b {
+        return settle(p.rules(), &hw.parts, &hb.parts, w);
+    }
+    let wp = if touched_w {
+        Parts::of(p, Side::White, sw.after(sb), w)
+    } else {
         hw.parts
-    } else {
-        Parts::of(p, Side::White, sw.after(&sb), w)
     };
-    let bp = if sb.untouched_by(&sw) {
+    let bp = if touched_b {
+        Parts::of(p, Side::Black, sb.after(sw), w)
+    } else {
         hb.parts
-    } else {
-        Parts::of(p, Side::Black, sb.after(&sw), w)
     };
+    settle(p.rules(), &wp, &bp, w)
+}
+
+/// The payoff of a turn with a pass, through the full resolution (rare: a side without a
+/// move in the seed rules).
+#[cold]
+#[inline(never)]
+fn passed(p: &Position, white: Move, black: Move) -> f64 {
+    after(p, white, black)
+}
+
+/// The payoff of a turn after which White's pieces are `wp` and Black's `bp`: the end test
+/// of [`Position::end_given`], else the logistic of the balance.
+#[inline(always)]
+fn settle(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
     match (wp.lost, bp.lost) {
         (true, true) => return 0.5,
         (true, false) => return 0.0,
         (false, true) => return 1.0,
         (false, false) => {}
     }
-    // The no-move draws of `Position::end_given`, Black's moves looked at only when needed.
-    let rules = p.rules();
+    // The no-move draws, Black's moves looked at only when needed.
     let stuck = match rules {
-        Rules::Seed => !wp.has_move(rules, &bp) && !bp.has_move(rules, &wp),
-        Rules::Classic => !wp.has_move(rules, &bp) || !bp.has_move(rules, &wp),
+        Rules::Seed => !wp.has_move(rules, bp) && !bp.has_move(rules, wp),
+        Rules::Classic => !wp.has_move(rules, bp) || !bp.has_move(rules, wp),
     };
     if stuck {
         return 0.5;
     }
-    logistic(wp.own + wp.threats(&bp, w) - (bp.own + bp.threats(&wp, w)))
+    logistic(wp.own + wp.threats(bp, w) - (bp.own + bp.threats(wp, w)))
 }
