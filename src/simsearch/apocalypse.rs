@@ -36,6 +36,7 @@ impl SealedRules for Position {
         f.prepare(white.len(), black.len());
     }
 
+    #[inline]
     fn frontier_payoff(
         &self,
         f: &mut Self::Frontier,

@@ -17,6 +17,11 @@
 //!    known well enough to show that its row (column) cannot beat the best response so far.
 //!    Their values also bound the node's value, which gives the alpha-beta cut-offs.
 //!
+//! The leaves of a node one turn deep are valued through the game's frontier
+//! ([`SealedRules::frontier_payoff`]): Apocalypse works out what each side's move does on its
+//! own once per node and adds per cell only what joins the two moves ([`eval`]'s
+//! `frontier.rs`), bit for bit the payoff of the resolved turn.
+//!
 //! The root is searched by iterative deepening; each iteration seeds its restricted game with
 //! the previous iteration's supports. An iteration stopped by the clock still answers when
 //! its root had solved a restricted game (`Analysis::partial`). The root strategy of the
