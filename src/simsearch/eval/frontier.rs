@@ -20,7 +20,7 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position, Rules, Solo, footman_can_move};
 
 /// The per-move parts of a node one turn above the leaves, worked out at first use: see the
-/// module documentation. Prepared for each node by [`Frontier::prepare`].
+/// module documentation. Prepared for each node by `Frontier::prepare`.
 #[derive(Default)]
 pub struct Frontier {
     /// The node being valued: halves of another stamp belong to an earlier node.
