@@ -268,7 +268,7 @@ impl TransTable {
 
 /// Asks Linux to back the part of `buf`'s allocation that covers whole 2 MiB pages with
 /// transparent huge pages. Advice only: a refusal leaves ordinary pages (logged at debug).
-pub(crate) fn advise_huge_pages<T>(buf: &mut Vec<T>) {
+fn advise_huge_pages<T>(buf: &mut Vec<T>) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
