@@ -30,6 +30,22 @@ impl SealedRules for Position {
         super::eval::after(self, white, black)
     }
 
+    type Frontier = super::eval::Frontier;
+
+    fn prepare_frontier(&self, white: &[Move], black: &[Move], f: &mut Self::Frontier) {
+        f.prepare(white.len(), black.len());
+    }
+
+    #[inline]
+    fn frontier_payoff(
+        &self,
+        f: &mut Self::Frontier,
+        white: (usize, Move),
+        black: (usize, Move),
+    ) -> f64 {
+        super::eval::frontier_payoff(self, f, white, black)
+    }
+
     fn key(&self) -> u64 {
         key(self)
     }

@@ -246,6 +246,7 @@ fn balance_from(p: &Position, (w, b): (&Material, &Material), weights: &Weights)
 }
 
 /// What one side's score needs of its pieces, each horseman looked at once.
+#[derive(Clone, Copy, Debug)]
 struct Material {
     side: Side,
     footmen: u32,
@@ -261,7 +262,12 @@ struct Material {
 impl Material {
     #[inline(always)]
     fn of(p: &Position, side: Side) -> Material {
-        let (footmen, horsemen) = (p.footmen(side), p.horsemen(side));
+        Material::from_men(side, [p.footmen(side), p.horsemen(side)])
+    }
+
+    /// The material of `side` with the footmen and horsemen `men`.
+    #[inline(always)]
+    fn from_men(side: Side, [footmen, horsemen]: [u32; 2]) -> Material {
         let own = footmen | horsemen;
         let (mut attacks, mut mobility) = (0, 0);
         let mut h = horsemen;
@@ -384,5 +390,9 @@ fn footman_attacks(f: u32, side: Side) -> u32 {
     }
 }
 
+mod frontier;
 #[cfg(test)]
 mod tests;
+
+pub use frontier::Frontier;
+pub(crate) use frontier::frontier_payoff;

@@ -17,6 +17,11 @@
 //!    known well enough to show that its row (column) cannot beat the best response so far.
 //!    Their values also bound the node's value, which gives the alpha-beta cut-offs.
 //!
+//! The leaves of a node one turn deep are valued through the game's frontier
+//! ([`SealedRules::frontier_payoff`]): Apocalypse works out what each side's move does on its
+//! own once per node and adds per cell only what joins the two moves ([`eval`]'s
+//! `frontier.rs`), bit for bit the payoff of the resolved turn.
+//!
 //! The root is searched by iterative deepening; each iteration seeds its restricted game with
 //! the previous iteration's supports. An iteration stopped by the clock still answers when
 //! its root had solved a restricted game (`Analysis::partial`). The root strategy of the
@@ -179,6 +184,9 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     root_depth: u32,
     /// The root iteration's last restricted equilibrium, every cell of it searched.
     partial: Option<Solved>,
+    /// The per-move work of the node one turn above the leaves being valued (there is one
+    /// at a time: its children are leaves).
+    frontier: G::Frontier,
 }
 
 impl<'a, G: SealedRules> Searcher<'a, G> {
@@ -212,6 +220,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
             pool: oracle::Pool::default(),
             root_depth: 0,
             partial: None,
+            frontier: G::Frontier::default(),
         }
     }
 
@@ -271,30 +280,42 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         self.known(pos).unwrap_or_else(|| pos.heuristic())
     }
 
-    /// Counts the leaf after the turn `white`, `black` of `pos` and gives its value, as
+    /// Counts the leaf after the turn `white[i]`, `black[j]` of `pos` and gives its value, as
     /// [`Searcher::leaf_value`] of that position would (without building it when there is no
-    /// probe to ask).
-    fn leaf_after(&mut self, pos: &G, white: G::Move, black: G::Move) -> f64 {
+    /// probe to ask, from the frontier prepared for `pos` over `white` × `black`).
+    fn leaf_after(
+        &mut self,
+        pos: &G,
+        (white, black): (&[G::Move], &[G::Move]),
+        (i, j): (usize, usize),
+    ) -> f64 {
         if self.probe.is_some() {
-            return self.leaf_value(&pos.joint(white, black));
+            return self.leaf_value(&pos.joint(white[i], black[j]));
         }
         self.stats.nodes += 1;
-        pos.joint_payoff(white, black)
+        pos.frontier_payoff(&mut self.frontier, (i, white[i]), (j, black[j]))
     }
 
-    /// The value for White of the position after the turn `white`, `black` of `pos`,
+    /// Prepares the frontier for the cells of `pos` over `white` × `black`, a node one turn
+    /// above the leaves, before any is valued ([`Searcher::leaf_after`]).
+    fn prepare_frontier(&mut self, pos: &G, (white, black): (&[G::Move], &[G::Move])) {
+        pos.prepare_frontier(white, black, &mut self.frontier);
+    }
+
+    /// The value for White of the position after the turn `white[i]`, `black[j]` of `pos`,
     /// searched `depth` turns deep in the window (`alpha`, `beta`) as [`Searcher::value`].
     fn child_value(
         &mut self,
         pos: &G,
-        (white, black): (G::Move, G::Move),
+        lists: (&[G::Move], &[G::Move]),
+        (i, j): (usize, usize),
         depth: u32,
         (alpha, beta): (f64, f64),
     ) -> f64 {
         if depth == 0 {
-            return self.leaf_after(pos, white, black);
+            return self.leaf_after(pos, lists, (i, j));
         }
-        self.value(&pos.joint(white, black), depth, alpha, beta)
+        self.value(&pos.joint(lists.0[i], lists.1[j]), depth, alpha, beta)
     }
 
     /// The exact value of a finished game, or the probe's.

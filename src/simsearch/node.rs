@@ -10,10 +10,18 @@ impl<G: SealedRules> Searcher<'_, G> {
     /// (`alpha`, `beta`): a result at or below `alpha` is an upper bound, one at or above
     /// `beta` a lower bound, anything between exact.
     pub(crate) fn value(&mut self, pos: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
+        // The table's bucket is fetched while the end test and the move generation run (the
+        // moves are wasted on the nodes the table settles, a third of them, but a probe that
+        // waits on memory costs more).
+        let key = pos.key();
+        self.tt.prefetch(key);
         if let Some(v) = self.leaf(pos, depth) {
             return v;
         }
-        let key = pos.key();
+        // Buffers of earlier nodes, reused: a node's allocations cost more than its solve.
+        let (mut white, mut black, mut cells) = self.spare.pop().unwrap_or_default();
+        pos.moves(Side::White, &mut white);
+        pos.moves(Side::Black, &mut black);
         let (mut lower, mut upper) = (0.0f64, 1.0f64);
         let (mut hint_w, mut hint_b) = (None, None);
         if let Some(e) = self.tt.probe(key) {
@@ -21,14 +29,11 @@ impl<G: SealedRules> Searcher<'_, G> {
             if e.depth == depth {
                 (lower, upper) = (e.lower, e.upper);
                 if upper - lower <= MET || upper <= alpha || lower >= beta {
+                    self.spare.push((white, black, cells));
                     return settle(lower, upper, alpha, beta);
                 }
             }
         }
-        // Buffers of earlier nodes, reused: a node's allocations cost more than its solve.
-        let (mut white, mut black, mut cells) = self.spare.pop().unwrap_or_default();
-        pos.moves(Side::White, &mut white);
-        pos.moves(Side::Black, &mut black);
         promote(&mut white, hint_w);
         promote(&mut black, hint_b);
         cells.reset(white.len(), black.len());
@@ -56,6 +61,7 @@ impl<G: SealedRules> Searcher<'_, G> {
     ) -> f64 {
         let (mut seed_w, mut seed_b) = (0, 0);
         if depth == 1 {
+            self.prepare_frontier(pos, (white, black));
             ((lower, upper), (seed_w, seed_b)) =
                 self.pure_bounds(pos, (alpha, beta), (lower, upper), (white, black), cells);
             if upper - lower <= MET || lower >= beta || upper <= alpha {
@@ -191,7 +197,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         let (mut best, mut best_line) = (-3.0, 0);
         // The reply that refuted the last line refuted is tried first (a killer reply).
         let mut killer = 0;
-        for (i, &m1) in first.iter().enumerate() {
+        for i in 0..first.len() {
             let mut worst = 3.0f64;
             for step in 0..second.len() {
                 let j = match step {
@@ -200,7 +206,8 @@ impl<G: SealedRules> Searcher<'_, G> {
                     s => s,
                 };
                 let k = cells.at(i, j, white_first);
-                let v = self.cell_value(pos, (m1, second[j]), white_first, k, cells);
+                let cell = if white_first { (i, j) } else { (j, i) };
+                let v = self.cell_value(pos, (white, black), cell, k, cells);
                 worst = worst.min(sign * v);
                 if worst <= a {
                     killer = j;
@@ -218,24 +225,20 @@ impl<G: SealedRules> Searcher<'_, G> {
         (sign * best, best_line)
     }
 
-    /// The value of cell `k`, the turn of `first` (the first mover's move) and `second`: its
-    /// kept value if it has one, else the leaf's value, then kept.
+    /// The value of cell `k`, the turn of `white[i]` and `black[j]`: its kept value if it
+    /// has one, else the leaf's value, then kept.
     fn cell_value(
         &mut self,
         pos: &G,
-        (first, second): (G::Move, G::Move),
-        white_first: bool,
+        lists: (&[G::Move], &[G::Move]),
+        (i, j): (usize, usize),
         k: usize,
         cells: &mut Cells,
     ) -> f64 {
         if let Some(v) = cells.exact(k) {
             return v;
         }
-        let v = if white_first {
-            self.leaf_after(pos, first, second)
-        } else {
-            self.leaf_after(pos, second, first)
-        };
+        let v = self.leaf_after(pos, lists, (i, j));
         cells.set(k, v);
         v
     }

@@ -159,7 +159,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         if cells.lo[k] == cells.hi[k] || self.aborted {
             return;
         }
-        let v = self.child_value(pos, (white[i], black[j]), depth - 1, FULL);
+        let v = self.child_value(pos, (white, black), (i, j), depth - 1, FULL);
         cells.lo[k] = v;
         cells.hi[k] = v;
     }
@@ -217,10 +217,11 @@ impl<G: SealedRules> Searcher<'_, G> {
         t: f64,
         for_white: bool,
     ) -> Option<f64> {
+        let lists = (white, black);
         let v = if for_white {
-            self.child_value(pos, (white[line], black[other]), depth - 1, (t, FULL.1))
+            self.child_value(pos, lists, (line, other), depth - 1, (t, FULL.1))
         } else {
-            self.child_value(pos, (white[other], black[line]), depth - 1, (FULL.0, t))
+            self.child_value(pos, lists, (other, line), depth - 1, (FULL.0, t))
         };
         if self.aborted {
             return None;

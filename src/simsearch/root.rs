@@ -341,6 +341,9 @@ impl<G: SealedRules> Searcher<'_, G> {
         self.root_depth = depth;
         self.partial = None;
         let mut cells = Cells::new(white.len(), black.len());
+        if depth == 1 {
+            self.prepare_frontier(pos, (white, black));
+        }
         let solved = self.double_oracle(
             pos,
             depth,

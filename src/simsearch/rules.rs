@@ -39,6 +39,29 @@ pub trait SealedRules: Clone {
         next.terminal().unwrap_or_else(|| next.heuristic())
     }
 
+    /// What a node one turn above the leaves keeps while its cells are valued (per-move
+    /// work shared by the cells of a row or a column; `()` for a game without any).
+    type Frontier: Default;
+
+    /// Prepares `f` for the cells of this position's matrix over `white` × `black`, before
+    /// [`SealedRules::frontier_payoff`] values any of them (what `f` kept of an earlier node
+    /// is forgotten). Nothing by default.
+    fn prepare_frontier(&self, white: &[Self::Move], black: &[Self::Move], f: &mut Self::Frontier) {
+        let _ = (white, black, f);
+    }
+
+    /// [`SealedRules::joint_payoff`] of `white.1`, `black.1` (bit for bit), with `f` prepared
+    /// for this position and move lists in which they are at indices `white.0`, `black.0`.
+    fn frontier_payoff(
+        &self,
+        f: &mut Self::Frontier,
+        white: (usize, Self::Move),
+        black: (usize, Self::Move),
+    ) -> f64 {
+        let _ = f;
+        self.joint_payoff(white.1, black.1)
+    }
+
     /// A 64-bit key of everything the value depends on (for the transposition table;
     /// 0 is never a key of a stored position).
     fn key(&self) -> u64;

@@ -1,7 +1,11 @@
 //! The transposition table of the simultaneous search: bounds on a position's value at a
 //! given depth, and each side's most likely move there (for move ordering).
 //!
-//! The key is the game's own ([`super::SealedRules::key`]).
+//! The key is the game's own ([`super::SealedRules::key`]). The search prefetches a node's
+//! bucket before its end test and move generation ([`JointTable::prefetch`]). The table does
+//! not ask for transparent huge pages: measured at `Hash 256`, depth 5 from the start, they
+//! saved ~0.05 s of user time and cost 0.8–1.5 s of system time (faulting and compacting
+//! huge pages on this machine); at `Hash 16` no difference showed.
 
 use crate::variants::apocalypse::Move;
 
@@ -190,6 +194,27 @@ impl<M: Copy> JointTable<M> {
 
     fn bucket(&self, key: u64) -> usize {
         ((u128::from(key) * self.buckets as u128) >> 64) as usize * WAYS
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a probe soon after (a hint:
+    /// nothing on targets other than x86-64). A bucket of two 40-byte slots may span two
+    /// cache lines; both are asked for.
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.slots.is_empty() {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let first: *const Slot<M> = &self.slots[self.bucket(key)];
+            let last = first.wrapping_add(WAYS).cast::<i8>().wrapping_sub(1);
+            // SAFETY: a prefetch only hints the cache, whatever the address; these are the
+            // first and last bytes of a bucket.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first.cast::<i8>());
+                _mm_prefetch::<_MM_HINT_T0>(last);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry of a key, if the table holds it.

@@ -341,5 +341,8 @@ mod moves;
 mod turn;
 mod wire;
 
+pub(crate) use moves::footman_can_move;
+pub(crate) use turn::Solo;
+
 #[cfg(test)]
 mod tests;

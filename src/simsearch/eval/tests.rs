@@ -208,3 +208,44 @@ fn the_leaf_after_a_turn_is_the_evaluation_of_the_resolved_position() {
         "{ended} ended, {drawn_stuck} drawn"
     );
 }
+
+#[test]
+fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
+    // One frontier for every position, as in the search: each position's cells are valued
+    // in a shuffled order (halves worked out at first use, then reused), and must equal the
+    // turn resolved by the rules and evaluated, bit for bit.
+    let mut rng = crate::rng::Rng::new(41);
+    let (mut white, mut black, mut order) = (Vec::new(), Vec::new(), Vec::new());
+    let mut f = Frontier::default();
+    let (mut pairs, mut touched, mut ended) = (0u32, 0u32, 0u32);
+    for p in from_play().iter().step_by(2) {
+        p.legal_moves(Side::White, &mut white);
+        p.legal_moves(Side::Black, &mut black);
+        f.prepare(white.len(), black.len());
+        order.clear();
+        order.extend((0..white.len()).flat_map(|i| (0..black.len()).map(move |j| (i, j))));
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.below(k as u64 + 1) as usize);
+        }
+        for &(i, j) in &order {
+            let (w, b) = (white[i], black[j]);
+            let next = p.resolve(Ok(w), Ok(b));
+            let want = evaluate(&next);
+            let got = frontier_payoff(p, &mut f, (i, w), (j, b));
+            assert_eq!(got.to_bits(), want.to_bits(), "{} {w} {b}", p.fen());
+            pairs += 1;
+            ended += u32::from(next.end().is_some());
+            let solo = |s: usize, m| p.solo(s, m);
+            touched += u32::from(matches!(
+                (solo(0, w), solo(1, b)),
+                (Some(x), Some(y)) if !x.untouched_by(&y) || !y.untouched_by(&x)
+            ));
+        }
+    }
+    assert!(pairs > 30_000, "only {pairs} pairs");
+    // Captures and collisions, and finished games, are among them.
+    assert!(
+        touched > 1000 && ended > 100,
+        "{touched} touched, {ended} ended"
+    );
+}

@@ -18,6 +18,7 @@ const PAYOFF: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 0.5]];
 
 impl SealedRules for Matrix {
     type Move = u8;
+    type Frontier = ();
 
     fn moves(&self, _side: Side, out: &mut Vec<u8>) {
         out.clear();

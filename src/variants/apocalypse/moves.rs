@@ -24,18 +24,8 @@ impl Position {
     #[inline]
     pub(crate) fn footman_has_move(&self, side: Side) -> bool {
         let s = side.index();
-        let o = 1 - s;
-        let occ = self.occupied(0) | self.occupied(1);
-        let f = self.footmen[s];
-        let (fwd, capl, capr) = footman_targets(s, f);
-        let mut targets = (fwd & !occ) | ((capl | capr) & self.occupied(o));
-        // A classic lone footman may not advance to the far rank with fewer than 2 horsemen
-        // (with 2 it always has a redeploy square: its own origin).
-        if self.rules == Rules::Classic && f.count_ones() == 1 && self.horsemen[s].count_ones() < 2
-        {
-            targets &= !if s == 0 { RANK_5 } else { RANK_1 };
-        }
-        targets != 0
+        let men = [self.footmen[s], self.horsemen[s]];
+        footman_can_move(self.rules, side, men, self.occupied(1 - s))
     }
 
     /// Whether one of the side's horsemen has a legal move (a square not its own side's).
@@ -102,6 +92,24 @@ impl Position {
             );
         }
     }
+}
+
+/// Whether one of the footmen of `side`, whose footmen and horsemen are `men`, has a legal
+/// move under `rules` with the enemy's pieces on `enemy` ([`Position::footman_has_move`],
+/// also for the sealed search's leaves, which know the pieces without a position).
+#[inline]
+pub(crate) fn footman_can_move(rules: Rules, side: Side, men: [u32; 2], enemy: u32) -> bool {
+    let s = side.index();
+    let [f, h] = men;
+    let occ = f | h | enemy;
+    let (fwd, capl, capr) = footman_targets(s, f);
+    let mut targets = (fwd & !occ) | ((capl | capr) & enemy);
+    // A classic lone footman may not advance to the far rank with fewer than 2 horsemen
+    // (with 2 it always has a redeploy square: its own origin).
+    if rules == Rules::Classic && f.count_ones() == 1 && h.count_ones() < 2 {
+        targets &= !if s == 0 { RANK_5 } else { RANK_1 };
+    }
+    targets != 0
 }
 
 /// Forward, left-capture and right-capture targets of the footmen `f` of side `s`.

@@ -84,6 +84,22 @@ fn has_move_agrees_with_the_generator() {
 /// The search's fast path (`play`) gives the full resolution's position on every pair of
 /// legal moves, over positions of random play under both rule sets (redeploys, promotions,
 /// captures, escapes and collisions included).
+/// Each side's pieces after the turn `w`, `b` from the two moves on their own ([`Solo`]) are
+/// those of `next`, and the moves' own pieces when the other move leaves them untouched.
+fn solo_agrees(p: &Position, (w, b): (Move, Move), next: &Position) {
+    let (Some(sw), Some(sb)) = (p.solo(0, w), p.solo(1, b)) else {
+        return;
+    };
+    for (s, own, other) in [(0, sw, sb), (1, sb, sw)] {
+        let men = [next.footmen[s], next.horsemen[s]];
+        assert_eq!(own.after(&other), men, "{} {w} {b} side {s}", p.fen());
+        if own.untouched_by(&other) {
+            let alone = [0, 1].map(|k| own.rest[k] | own.landed[k]);
+            assert_eq!(alone, men, "{} {w} {b} side {s}", p.fen());
+        }
+    }
+}
+
 #[test]
 fn play_agrees_with_the_full_resolution() {
     let (mut white, mut black) = (Vec::new(), Vec::new());
@@ -100,7 +116,9 @@ fn play_agrees_with_the_full_resolution() {
             p.legal_moves(Side::Black, &mut black);
             for &w in &white {
                 for &b in &black {
-                    assert_eq!(p.play(w, b), p.resolve(Ok(w), Ok(b)), "{} {w} {b}", p.fen());
+                    let next = p.resolve(Ok(w), Ok(b));
+                    assert_eq!(p.play(w, b), next, "{} {w} {b}", p.fen());
+                    solo_agrees(&p, (w, b), &next);
                     pairs += 1;
                 }
             }

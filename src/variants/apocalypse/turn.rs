@@ -198,6 +198,35 @@ impl Position {
         }
     }
 
+    /// Side `s`'s move `m` on its own ([`Solo`]); `None` for a pass.
+    #[inline(always)]
+    pub(crate) fn solo(&self, s: usize, m: Move) -> Option<Solo> {
+        if m.is_pass() {
+            return None;
+        }
+        let from = 1u32 << m.from;
+        let footman = self.footmen[s] & from != 0;
+        let kind = if footman {
+            Kind::Footman
+        } else {
+            Kind::Horseman
+        };
+        let landing = m.landing();
+        let bit = 1u32 << landing;
+        let landed = if kind == Kind::Horseman || self.promotes(s, m, kind) {
+            [0, bit]
+        } else {
+            [bit, 0]
+        };
+        Some(Solo {
+            to: 1 << m.to,
+            landing,
+            footman,
+            rest: [self.footmen[s] & !from, self.horsemen[s] & !from],
+            landed,
+        })
+    }
+
     /// Takes each moving piece off its square in `next`; returns their kinds (before any
     /// promotion; a footman for a side that does not move).
     #[inline]
@@ -295,6 +324,48 @@ fn black_reason(why: &'static str) -> &'static str {
     match why {
         "no footmen left" => "Black has no footmen left",
         _ => "Black has two penalty points",
+    }
+}
+
+/// One side's move (not a pass) on its own, worked out once for every move of the other
+/// side: the side's other pieces and what its mover lands as. With the other side's move it
+/// gives that side's pieces after the turn as [`Position::play`] leaves them
+/// ([`Solo::after`]), and they are the move's own (`rest` and `landed`) when the other move
+/// does not touch them ([`Solo::untouched_by`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Solo {
+    /// The square the mover steps to, as a bit (what it captures there).
+    pub(crate) to: u32,
+    /// The square the mover ends on (its redeploy square if it has one).
+    pub(crate) landing: u8,
+    /// Whether the mover is a footman (before any promotion).
+    pub(crate) footman: bool,
+    /// The side's footmen and horsemen but the mover.
+    pub(crate) rest: [u32; 2],
+    /// The mover's landing square among the side's footmen or among its horsemen (promoted).
+    pub(crate) landed: [u32; 2],
+}
+
+impl Solo {
+    /// Whether the other side's move `other` leaves this side's pieces as this move alone
+    /// leaves them: it captures none of them (a mover that left is not there to capture)
+    /// and the two movers do not land on one square.
+    #[inline(always)]
+    pub(crate) fn untouched_by(&self, other: &Solo) -> bool {
+        self.landing != other.landing && (self.rest[0] | self.rest[1]) & other.to == 0
+    }
+
+    /// This side's footmen and horsemen after the turn in which the other side moved
+    /// `other`: a piece on the other mover's target is captured, and on a collision a
+    /// horseman beats a footman (two of a kind are both removed).
+    #[inline(always)]
+    pub(crate) fn after(&self, other: &Solo) -> [u32; 2] {
+        let stays = self.landing != other.landing || (!self.footman && other.footman);
+        let landed = if stays { self.landed } else { [0, 0] };
+        [
+            self.rest[0] & !other.to | landed[0],
+            self.rest[1] & !other.to | landed[1],
+        ]
     }
 }
 
