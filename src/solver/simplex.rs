@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use super::dd::Dd;
+use super::{Security, Solution, Stats};
 
 /// A number the tableau can be held in.
 pub(super) trait Scalar:
@@ -64,6 +65,23 @@ pub(super) struct Rules {
     /// `eps` of each other are tied. It must be well above the number type's rounding noise
     /// (times what the pivots amplify it by), and should be below the smallest genuine entry.
     pub(super) eps: f64,
+    /// Whether `eps` is relative: a pivot must exceed `eps` times the largest entry of its
+    /// column (at least 1), a reduced cost must lie below `-eps` times the largest one in the
+    /// objective row. After a pivot on a small entry the tableau's entries grow by its inverse,
+    /// and so does their rounding noise: an entry that is zero in exact arithmetic shows up as
+    /// the rounding of its column's magnitude (seen: 3.5e-22 under entries of 8e10 in
+    /// double-double, an absolute `eps` of 1e-22 took it for a pivot and the answer was 0.12
+    /// from an equilibrium). The `f64` tableau keeps the absolute rule it was tuned with.
+    pub(super) relative: bool,
+}
+
+/// What [`Rules::eps`] is multiplied by for a test on `entries`: 1 under an absolute rule,
+/// else the largest magnitude among them (at least 1).
+fn scale<T: Scalar>(rules: Rules, entries: impl Iterator<Item = T>) -> f64 {
+    if !rules.relative {
+        return 1.0;
+    }
+    entries.fold(1.0, |most, x| most.max(x.to_f64().abs()))
 }
 
 /// A condensed tableau and its labels.
@@ -118,7 +136,7 @@ impl<T: Scalar> Tableau<T> {
         let mut bland = rules.bland_after == 0;
         let mut degenerate_run = 0;
         loop {
-            let Some(q) = self.entering_column(bland, eps) else {
+            let Some(q) = self.entering_column(bland, rules) else {
                 run.used_bland = bland;
                 break;
             };
@@ -126,7 +144,7 @@ impl<T: Scalar> Tableau<T> {
                 run.used_bland = bland;
                 return Err("pivot cap reached");
             }
-            let p = self.leaving_row(q, bland, eps).ok_or("no pivot row")?;
+            let p = self.leaving_row(q, bland, rules).ok_or("no pivot row")?;
             if self.t[p * w + n].to_f64() <= eps {
                 degenerate_run += 1;
                 bland |= degenerate_run > rules.bland_after;
@@ -162,13 +180,25 @@ impl<T: Scalar> Tableau<T> {
         }
     }
 
-    /// The entering column: a reduced cost below `-EPS`, the lowest label under Bland's rule,
+    /// The basis's equalising sets: the rows whose slack is non-basic (the row player's
+    /// support, each holding the column strategy to the value) and the columns whose `y` is
+    /// basic (the column player's support). There are as many of each.
+    pub(super) fn basis(&self, rows: &mut Vec<usize>, cols: &mut Vec<usize>) {
+        let n = self.n;
+        rows.clear();
+        rows.extend(self.col_labels.iter().filter(|&&l| l >= n).map(|&l| l - n));
+        cols.clear();
+        cols.extend(self.row_labels.iter().copied().filter(|&l| l < n));
+    }
+
+    /// The entering column: a reduced cost below the tolerance's negative (see [`Rules`]), the
+    /// lowest label under Bland's rule,
     /// else the most negative (Dantzig); `None` at the optimum.
-    fn entering_column(&self, bland: bool, eps: f64) -> Option<usize> {
+    fn entering_column(&self, bland: bool, rules: Rules) -> Option<usize> {
         let (m, n, w) = (self.m, self.n, self.n + 1);
         let objective = &self.t[m * w..m * w + n];
         let mut q = None;
-        let mut best = T::of(-eps);
+        let mut best = T::of(-rules.eps * scale(rules, objective.iter().copied()));
         let mut best_label = usize::MAX;
         for (c, &d) in objective.iter().enumerate() {
             if bland {
@@ -182,15 +212,18 @@ impl<T: Scalar> Tableau<T> {
         q
     }
 
-    /// The leaving row for entering column `q`: the minimum ratio over pivots above `EPS`;
+    /// The leaving row for entering column `q`: the minimum ratio over pivots above the
+    /// tolerance (see [`Rules`]);
     /// near-ties go to the lowest label under Bland's rule, else to the largest pivot.
-    fn leaving_row(&self, q: usize, bland: bool, eps: f64) -> Option<usize> {
+    fn leaving_row(&self, q: usize, bland: bool, rules: Rules) -> Option<usize> {
         let (m, n, w) = (self.m, self.n, self.n + 1);
-        let eps = T::of(eps);
+        let column = self.t.chunks_exact(w).take(m).map(|row| row[q]);
+        let least = T::of(rules.eps * scale(rules, column));
+        let eps = T::of(rules.eps);
         let mut best: Option<(usize, T, T)> = None;
         for (r, row) in self.t.chunks_exact(w).take(m).enumerate() {
             let a = row[q];
-            if a <= eps {
+            if a <= least {
                 continue;
             }
             let rhs = if row[n] > T::default() {
@@ -249,4 +282,48 @@ impl<T: Scalar> Tableau<T> {
         row[q] = inv;
         std::mem::swap(&mut self.row_labels[p], &mut self.col_labels[q]);
     }
+}
+
+/// Runs the simplex in `tableau` on the rescaled game, writes the solution into `sol` (`Err`
+/// leaves it unusable) and adds the run to `stats`.
+pub(super) fn simplex<T: Scalar>(
+    tableau: &mut Tableau<T>,
+    payoff: &[f64],
+    sec: &Security,
+    rules: Rules,
+    sol: &mut Solution,
+    stats: &mut Stats,
+) -> Result<(), &'static str> {
+    let range = sec.hi - sec.lo;
+    tableau.load(payoff, sol.rows.len(), sol.cols.len(), sec.lo, range);
+    let mut run = Run::default();
+    let optimum = tableau.run(rules, &mut run);
+    stats.pivots += run.pivots;
+    stats.used_bland |= run.used_bland;
+    let sum_y = optimum?.sum_y;
+    tableau.strategies(&mut sol.rows, &mut sol.cols);
+    normalise_both(sol)?;
+    let one = T::of(1.0);
+    sol.value = ((one / sum_y - one) * T::of(range) + T::of(sec.lo)).to_f64();
+    Ok(())
+}
+
+/// Normalises both strategies of `sol` to sum to 1.
+pub(super) fn normalise_both(sol: &mut Solution) -> Result<(), &'static str> {
+    if normalise(&mut sol.rows) && normalise(&mut sol.cols) {
+        Ok(())
+    } else {
+        Err("degenerate strategy")
+    }
+}
+
+/// Scales `v` to sum to 1; false if its sum is not positive.
+fn normalise(v: &mut [f64]) -> bool {
+    let sum: f64 = v.iter().sum();
+    if !(sum > 0.0 && sum.is_finite()) {
+        return false;
+    }
+    let inv = 1.0 / sum;
+    v.iter_mut().for_each(|x| *x *= inv);
+    true
 }

@@ -1,6 +1,7 @@
 //! Tests of the matrix-game solver: games solved by hand and the workspace; random and
 //! degenerate games in `random`, nearly equal payoffs and double-double in `precise`.
 
+mod captured;
 mod precise;
 mod random;
 

@@ -17,6 +17,7 @@
 //! matrix-game solve would make), the values value iteration left included, so the method can
 //! never make a table worse than value iteration left it.
 
+use super::build::SOLVER_ACCEPT;
 use crate::solver::Solver;
 
 /// An iterated position: its index in the signature, rows, columns, first cell.
@@ -311,7 +312,7 @@ fn evaluate(ch: &Chain, current: &[f64], rounds: &mut Rounds) -> Option<(Vec<f64
 /// Strategy-iteration rounds on `local` (the signature's values) until the residual is at most
 /// `tolerance`, a round does not lower it, or `max_rounds` rounds have run.
 pub(super) fn solve(g: &Graph, local: &mut [f64], tolerance: f64, max_rounds: usize) -> Rounds {
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let mut payoff = Vec::new();
     let mut rounds = Rounds::default();
     let (mut residual, mut ch) = chain(g, local, &mut solver, &mut payoff);

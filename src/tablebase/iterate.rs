@@ -7,7 +7,9 @@
 use std::collections::VecDeque;
 
 use super::Tablebase;
-use super::build::{EXACT_FROM, MAX_ROUNDS, MAX_UPDATES_PER_POSITION, SignatureStats, TOLERANCE};
+use super::build::{
+    EXACT_FROM, MAX_ROUNDS, MAX_UPDATES_PER_POSITION, SOLVER_ACCEPT, SignatureStats, TOLERANCE,
+};
 use super::exact::{Cell, Graph};
 use super::index::{Signature, canonical, pieces_of};
 use crate::solver::Solver;
@@ -54,7 +56,7 @@ fn prepare(
 ) -> Graph {
     let base = table.offset(sig).expect("a signature of the table") as usize;
     let mut g = Graph::default();
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let (mut white, mut black) = (Vec::new(), Vec::new());
     for i in 0..st.positions {
         let p = table.footmen.pieces(sig, i);
@@ -159,7 +161,7 @@ impl Parents {
 /// Step 3's work list: every iterated position solved, and solved again when a child moved,
 /// at most [`MAX_UPDATES_PER_POSITION`] times a position on average.
 fn work_list(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureStats) {
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let mut payoff = Vec::new();
     let mut queued = vec![true; g.nodes.len()];
     let mut work: VecDeque<u32> = (0..g.nodes.len() as u32).collect();
@@ -196,7 +198,7 @@ struct Changes {
 /// strategy iteration tried once the residual is at most [`EXACT_FROM`] (again [`RETRY`]
 /// sweeps later if it did not finish), and an extrapolation every [`EXTRAPOLATE`] sweeps.
 fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStats) {
-    let mut solver = Solver::new();
+    let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let mut payoff = Vec::new();
     let n = g.nodes.len();
     let mut ch = Changes {
