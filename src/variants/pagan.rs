@@ -144,7 +144,7 @@ const KEYS: [u64; 10 * SQUARES + 1] = crate::search::zobrist_keys(0x7061_6761_6e
 const SIDE_KEY: usize = 10 * SQUARES;
 
 /// A kind's place among [`KEYS`]: King, Wazir, Alchemist, Pagan, Pawn.
-const fn kind_key(kind: Kind) -> usize {
+pub(crate) const fn kind_key(kind: Kind) -> usize {
     match kind {
         Kind::King => 0,
         Kind::Wazir => 1,

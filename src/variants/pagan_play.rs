@@ -2,7 +2,7 @@
 //! withdrawal) as the noisy ones, and an evaluation of material (live, dead, and a dead Pagan
 //! that may come back), the safety of a dead king, and where a captured king would reincarnate.
 
-use super::pagan::{Kind, Move, Piece, Position, SQUARES};
+use super::pagan::{Kind, Move, Piece, Position, SQUARES, kind_key};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN};
 
@@ -19,16 +19,6 @@ mod weights;
 pub use eval::{DRAWISH, EvalTerms};
 use eval::{value, victim_value};
 pub use weights::{TERMS, WEIGHTS, Weights};
-
-fn kind_index(kind: Kind) -> usize {
-    match kind {
-        Kind::King => 0,
-        Kind::Wazir => 1,
-        Kind::Alchemist => 2,
-        Kind::Pagan => 3,
-        Kind::Pawn => 4,
-    }
-}
 
 impl Searchable for Position {
     type Move = Move;
@@ -96,9 +86,7 @@ impl Searchable for Position {
     }
 
     fn code(mv: Move) -> u64 {
-        u64::from(mv.from)
-            | u64::from(mv.to) << 8
-            | (mv.promotion.map_or(0, kind_index) as u64) << 16
+        u64::from(mv.from) | u64::from(mv.to) << 8 | (mv.promotion.map_or(0, kind_key) as u64) << 16
     }
 
     fn capture_order(&self, mv: Move) -> Option<i32> {
@@ -134,7 +122,7 @@ impl Position {
                 Kind::Pagan,
                 Kind::Pawn,
             ] {
-                let base = (side.index() * 5 + kind_index(kind)) * SQUARES;
+                let base = (side.index() * 5 + kind_key(kind)) * SQUARES;
                 let mut b = self.pieces(side, kind);
                 while b != 0 {
                     key ^= KEYS[base + b.trailing_zeros() as usize];
