@@ -2,7 +2,7 @@
 //! withdrawal) as the noisy ones, and an evaluation of material (live, dead, and a dead Pagan
 //! that may come back), the safety of a dead king, and where a captured king would reincarnate.
 
-use super::pagan::{Kind, Move, Piece, Position, SQUARES, kind_key};
+use super::pagan::{Move, Piece, Position, SQUARES, kind_key};
 use crate::notation::WireMove;
 use crate::search::{Searchable, WIN};
 
@@ -112,6 +112,7 @@ impl Position {
     /// The Zobrist key computed from scratch: what the kept key (`Searchable::key`) must equal.
     #[cfg(test)]
     fn key_from_scratch(&self) -> u64 {
+        use super::pagan::Kind;
         use crate::variant::Side;
         let mut key = 0;
         for side in [Side::White, Side::Black] {
