@@ -153,34 +153,29 @@ const NOISE_PIVOT_VALUE: f64 = 0.8601697542324349;
 /// The check's acceptance for payoffs in `[0, 1]`: 1e-12 of the range plus 64 ulps of 1.
 const ACCEPT_01: f64 = 1e-12 + 64.0 * f64::EPSILON;
 
+/// Solves a captured game and checks the answer: bracket within the check's acceptance, an
+/// equilibrium to 1e-15, and the exact value within `tolerance`; the solver is returned for
+/// its statistics (which path settled the game).
+fn solved_exactly(payoffs: &[f64], rows: usize, cols: usize, value: f64, tolerance: f64) -> Solver {
+    let mut solver = Solver::new();
+    let sol = solver.solve(payoffs, rows, cols).clone();
+    let g = gap(payoffs, &sol, &mut Vec::new());
+    assert!(g <= ACCEPT_01, "gap {g:e}");
+    check_equilibrium(payoffs, rows, cols, &sol, 1e-15);
+    assert!((sol.value - value).abs() <= tolerance, "{}", sol.value);
+    solver
+}
+
 #[test]
 fn payoffs_ulps_apart_are_solved_from_the_basis() {
-    let mut solver = Solver::new();
-    let sol = solver.solve(&ULPS_APART_6X8, 6, 8).clone();
-    let g = gap(&ULPS_APART_6X8, &sol, &mut Vec::new());
-    assert!(g <= ACCEPT_01, "gap {g:e}");
-    check_equilibrium(&ULPS_APART_6X8, 6, 8, &sol, 1e-15);
-    assert!(
-        (sol.value - ULPS_APART_VALUE).abs() <= 1e-18,
-        "{}",
-        sol.value
-    );
+    let solver = solved_exactly(&ULPS_APART_6X8, 6, 8, ULPS_APART_VALUE, 1e-18);
     // The double-double simplex found the optimal basis; its strategies were computed again.
     assert!(solver.stats.refined);
 }
 
 #[test]
 fn a_pivot_on_rounding_noise_is_refused() {
-    let mut solver = Solver::new();
-    let sol = solver.solve(&NOISE_PIVOT_16X5, 16, 5).clone();
-    let g = gap(&NOISE_PIVOT_16X5, &sol, &mut Vec::new());
-    assert!(g <= ACCEPT_01, "gap {g:e}");
-    check_equilibrium(&NOISE_PIVOT_16X5, 16, 5, &sol, 1e-15);
-    assert!(
-        (sol.value - NOISE_PIVOT_VALUE).abs() <= 1e-15,
-        "{}",
-        sol.value
-    );
+    let solver = solved_exactly(&NOISE_PIVOT_16X5, 16, 5, NOISE_PIVOT_VALUE, 1e-15);
     // The double-double simplex itself got it right (the `f64` basis was not optimal).
     assert!(solver.stats.precise && !solver.stats.refined);
 }

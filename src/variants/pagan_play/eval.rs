@@ -319,6 +319,27 @@ impl Position {
         }
     }
 
+    /// The fewest plies to mate over every pair of `side`'s Pagans against a dead king on
+    /// `target`, by the solved two-Pagan table (`pagan::hunt`), if any pair has a mate.
+    #[inline(always)]
+    fn nearest_mate(&self, side: Side, target: u8, to_move: bool) -> Option<u8> {
+        let mut pagans = self.pieces(side, Kind::Pagan);
+        let mut nearest = None::<u8>;
+        while pagans != 0 {
+            let a = pagans.trailing_zeros() as u8;
+            pagans &= pagans - 1;
+            let mut rest = pagans;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
+                    nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
+                }
+            }
+        }
+        nearest
+    }
+
     /// What `side` has toward mating the enemy king, dead on `target`: the king itself dead
     /// (mate is possible at all), its Pagans near it (they cross the bridge, which has zero
     /// width for them), its dead pieces near it, and the king's few safe squares (its own
@@ -339,21 +360,7 @@ impl Position {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
         // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
-        let mut pagans = self.pieces(side, Kind::Pagan);
-        let mut nearest = None::<u8>;
-        while pagans != 0 {
-            let a = pagans.trailing_zeros() as u8;
-            pagans &= pagans - 1;
-            let mut rest = pagans;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
-                    nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
-                }
-            }
-        }
-        if let Some(plies) = nearest {
+        if let Some(plies) = self.nearest_mate(side, target, to_move) {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for sq in squares(self.pieces(side, Kind::Pagan)) {

@@ -4,7 +4,7 @@
 use super::sink::{Counted, Signed, Sink};
 use super::{Attacks, distance, pagan_distance, worth};
 use crate::variant::Side;
-use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
+use crate::variants::pagan::{Kind, Occupancy, Piece, Position, bit, is_dead};
 use crate::variants::pagan_play::weights::{TERMS, Term, WEIGHTS};
 
 /// Every piece of a position by side, kings apart: what the evaluation walks over.
@@ -198,21 +198,7 @@ impl Position {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
         // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
-        let mut pagans = self.pieces(side, Kind::Pagan);
-        let mut nearest = None::<u8>;
-        while pagans != 0 {
-            let a = pagans.trailing_zeros() as u8;
-            pagans &= pagans - 1;
-            let mut rest = pagans;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
-                    nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
-                }
-            }
-        }
-        if let Some(plies) = nearest {
+        if let Some(plies) = self.nearest_mate(side, target, to_move) {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for &(sq, p) in own {
