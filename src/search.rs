@@ -43,6 +43,7 @@ use self::deepen::run;
 use self::ordering::pick;
 pub use self::searchable::Searchable;
 use self::searcher::{from_table, to_table};
+pub(crate) use self::table::prefetch_line;
 pub use self::table::{Bound, Hit, TableError, TransTable};
 use crate::notation::WireMove;
 

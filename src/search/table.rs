@@ -188,15 +188,7 @@ impl TransTable {
     /// nothing on targets other than x86-64).
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.buckets[self.bucket(key)];
-            // SAFETY: a prefetch only hints the cache; the address is that of a bucket.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch_line(&self.buckets[self.bucket(key)]);
     }
 
     /// The entry stored for `key`, if any.
@@ -301,6 +293,20 @@ impl Default for TransTable {
     fn default() -> TransTable {
         TransTable::new(TransTable::DEFAULT_MIB).expect("the default table fits in memory")
     }
+}
+
+/// Starts loading the cache line that holds `at` (a hint: nothing on targets other than
+/// x86-64). The one place both transposition tables prefetch through.
+#[inline(always)]
+pub(crate) fn prefetch_line<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch only hints the cache, whatever the address; it never faults.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 #[cfg(test)]

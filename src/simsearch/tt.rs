@@ -201,20 +201,12 @@ impl<M: Copy> JointTable<M> {
     /// cache lines; both are asked for.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let first: *const Slot<M> = &self.slots[self.bucket(key)];
-            let last = first.wrapping_add(WAYS).cast::<i8>().wrapping_sub(1);
-            // SAFETY: a prefetch only hints the cache, whatever the address; these are the
-            // first and last bytes of a bucket.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(first.cast::<i8>());
-                _mm_prefetch::<_MM_HINT_T0>(last);
-            }
+            // The first and the last byte of the bucket.
+            crate::search::prefetch_line(first);
+            crate::search::prefetch_line(first.wrapping_add(WAYS).cast::<u8>().wrapping_sub(1));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The entry of a key, if the table holds it.
