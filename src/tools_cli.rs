@@ -67,6 +67,10 @@ pub(crate) struct ExploitArgs {
     /// solved anew either way.
     #[arg(long, value_name = "PATH")]
     tablebase: Option<String>,
+    /// Also print the exploitability of every iteration the search completed before its
+    /// answer (how it falls with depth), one line each.
+    #[arg(long)]
+    each_depth: bool,
 }
 
 #[derive(Debug, Args)]
@@ -360,6 +364,14 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
     for fen in fens {
         match endgame::check(rules, fen, limits) {
             Ok(r) => {
+                if args.each_depth {
+                    for (depth, [w, b]) in &r.iterations {
+                        println!(
+                            "{}: depth {depth}: exploitability {:.6} (White), {:.6} (Black)",
+                            r.fen, w.exploitability, b.exploitability
+                        );
+                    }
+                }
                 let [w, b] = r.sides;
                 println!(
                     "{}: {} positions, value {:.6}; depth {}: White's strategy guarantees {:.6} \

@@ -107,6 +107,29 @@ fn exploit_measures_every_position_it_can_and_names_the_ones_it_cannot() {
 }
 
 #[test]
+fn exploit_each_depth_measures_every_iteration_before_the_answer() {
+    // `--each-depth`: one line per completed iteration below the answer's depth, in order,
+    // then the answer's line; without it, the answer's line alone.
+    let fen = "5/1P3/2p2/4p/1N3";
+    let args = ["exploit", "--depth", "3", "--fen", fen];
+    let out = quill(&[&args[..], &["--each-depth"]].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let head = format!("{fen} w - - 0 1 0/0: ");
+    for (i, depth) in [1, 2].iter().enumerate() {
+        let want = format!("{head}depth {depth}: exploitability ");
+        assert!(lines[i].starts_with(&want), "{stdout}");
+        assert!(lines[i].ends_with(" (Black)"), "{stdout}");
+    }
+    assert!(lines[2].contains("; depth 3: White's strategy"), "{stdout}");
+    let plain = quill(&args, "");
+    let plain = text(&plain.stdout);
+    assert_eq!(plain.lines().next(), Some(lines[2]), "{plain}");
+    assert_eq!(plain.lines().count(), 2, "{plain}");
+}
+
+#[test]
 fn exploit_refuses_a_tablebase_it_cannot_read_before_it_measures() {
     let out = quill(
         &[

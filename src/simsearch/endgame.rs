@@ -90,6 +90,8 @@ impl std::error::Error for CheckError {}
 /// A solved endgame: the value (for White, 0 … 1) of every reachable position.
 pub struct Endgame {
     index: HashMap<u64, u32>,
+    /// The reachable positions, in the order of `states`.
+    positions: Vec<Position>,
     states: Vec<State>,
     values: Vec<f64>,
     /// Positions solved again during value iteration.
@@ -152,6 +154,7 @@ impl Endgame {
         let values = states.iter().map(|s| s.terminal.unwrap_or(0.5)).collect();
         let mut eg = Endgame {
             index,
+            positions,
             states,
             values,
             updates: 0,
@@ -222,6 +225,16 @@ impl Endgame {
         solver
             .solve(payoff, state.white.len(), state.black.len())
             .value
+    }
+
+    /// Every reachable position whose game goes on, with its value for White.
+    pub fn unfinished(&self) -> impl Iterator<Item = (&Position, f64)> {
+        self.positions
+            .iter()
+            .zip(&self.states)
+            .zip(&self.values)
+            .filter(|((_, s), _)| s.terminal.is_none())
+            .map(|((p, _), &v)| (p, v))
     }
 
     /// The number of reachable positions.
@@ -346,6 +359,9 @@ pub struct ExploitReport {
     pub(crate) residual: f64,
     /// The search's last completed iteration at the root.
     pub analysis: Analysis,
+    /// Each completed iteration before the last: its depth and what Quill's root strategy
+    /// was worth then, playing White and Black (as `sides`).
+    pub iterations: Vec<(u32, [Exploit; 2])>,
     /// Quill playing White, then Black.
     pub sides: [Exploit; 2],
 }
@@ -359,18 +375,26 @@ pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, C
     let pos = Position::from_fen(rules, fen).map_err(CheckError::Fen)?;
     let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(CheckError::Endgame)?;
     let stop = AtomicBool::new(false);
-    let analysis =
-        super::analyse(&pos, &[], &[], limits, &stop, &mut |_| {}).ok_or(CheckError::Over)?;
-    let measure = |side| {
-        eg.exploitability(&pos, side, analysis.strategy(side))
+    let measure = |a: &super::Analysis, side| {
+        eg.exploitability(&pos, side, a.strategy(side))
             .expect("the root is unfinished")
     };
+    let mut iterations = Vec::new();
+    let analysis = super::analyse(&pos, &[], &[], limits, &stop, &mut |a| {
+        iterations.push((a.depth, [measure(a, Side::White), measure(a, Side::Black)]));
+    })
+    .ok_or(CheckError::Over)?;
+    // The answer is the last completed iteration, or a stopped one's partial answer over it.
+    if iterations.last().is_some_and(|i| i.0 == analysis.depth) && !analysis.partial {
+        iterations.pop();
+    }
     Ok(ExploitReport {
         fen: pos.fen(),
         states: eg.len(),
         updates: eg.updates,
         residual: eg.residual,
-        sides: [measure(Side::White), measure(Side::Black)],
+        sides: [measure(&analysis, Side::White), measure(&analysis, Side::Black)],
+        iterations,
         analysis,
     })
 }
