@@ -234,15 +234,13 @@ impl Position {
     /// pawn the king steps away from. With two, one guards the other. A pawn that cannot
     /// promote is no capturer: it takes only on its file, which the king avoids. (A Pagan and
     /// a king against a lone live king win from 48 of 39,270 placements with the king to
-    /// move: the king keeps away from the Pagan.)
+    /// move, `tests/reference/pagan_kgk_ref.py`: the king keeps away from the Pagan.)
     #[inline(always)]
     pub(crate) fn can_win(&self, side: Side) -> bool {
         let own = self.side_bits(side);
-        let capturers = own
-            & !DEAD_SQUARES
-            & !self.pieces(side, Kind::King)
-            & !self.unpromoting_pawns(side)
-            | self.pieces(side, Kind::Pagan);
+        let capturers =
+            own & !DEAD_SQUARES & !self.pieces(side, Kind::King) & !self.unpromoting_pawns(side)
+                | self.pieces(side, Kind::Pagan);
         self.mating_force(side) >= 2
             && (self.dead_king(side.opponent()).is_some() || capturers.count_ones() >= 2)
     }
