@@ -168,3 +168,24 @@ fn a_king_and_pagan_each_is_drawn_for_both() {
     let fen = "k6/7/2g1G2/7/6K/*******/*******/*a3A*/*p3G*/*5*/*5* w - - 0 1";
     assert!(Position::from_fen(fen).unwrap().can_win(Side::White));
 }
+
+#[test]
+fn a_pawn_that_cannot_promote_is_no_unit_nor_capturer() {
+    // A pawn steps along its rank, and White's rank 7 ends on a7, no promotion square: White's
+    // pawn c7 never becomes a Pagan, and it captures only on c8 (or c6, a hole). With its
+    // lone Pagan White cannot capture the live king a11 (the self-play ending the landed
+    // build scored +1,100: G and a pawn on b7 against a bare king).
+    let stuck = Position::from_fen("k6/7/3G2K/7/2P4/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let stuck = stuck.unwrap();
+    assert_eq!(stuck.mating_force(Side::White), 1);
+    assert!(!stuck.can_win(Side::White));
+    // The same pawn on c9 promotes on a9: two units and two capturers.
+    let free = Position::from_fen("k6/7/2PG2K/7/7/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let free = free.unwrap();
+    assert_eq!(free.mating_force(Side::White), 2);
+    assert!(free.can_win(Side::White));
+    // Black's rank 11 ends on g11, no promotion square for Black either; a dead pawn is a
+    // unit wherever it stands (it plays on the dead board).
+    let black = Position::from_fen("k1p4/7/6K/7/7/*******/*******/*p4*/*5*/*5*/*5* b - - 0 1");
+    assert_eq!(black.unwrap().mating_force(Side::Black), 1);
+}

@@ -243,3 +243,15 @@ fn the_captures_are_the_moves_that_take_a_piece() {
     }
     assert!(some > 1000, "{some} positions with a capture");
 }
+
+#[test]
+fn a_pagan_and_a_pawn_that_cannot_promote_do_not_win() {
+    // G d9 and a pawn on c7 (White's rank 7 ends on a7, no promotion square) against a bare
+    // live king: a lone Pagan never captures a king that takes care, so the edge is divided;
+    // the same pawn on c9 may become a second Pagan, and the edge counts in full.
+    let stuck = Position::from_fen("k6/7/3G2K/7/2P4/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let free = Position::from_fen("k6/7/2PG2K/7/7/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let (stuck, free) = (stuck.unwrap().evaluate(), free.unwrap().evaluate());
+    assert!(stuck < 150, "G and a stuck pawn score {stuck}");
+    assert!(free > 400, "G and a free pawn score {free}");
+}
