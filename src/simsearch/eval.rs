@@ -60,10 +60,7 @@ fn evaluate_of(p: &Position) -> f64 {
     };
     match p.end_given(has_move) {
         Some(end) => payoff(end),
-        None => logistic(match p.rules() {
-            Rules::Seed => balance_from(p, (&w, &b), &SEED_WEIGHTS),
-            Rules::Classic => balance_from(p, (&w, &b), &CLASSIC_WEIGHTS),
-        }),
+        None => logistic(balance_of_material(p, (&w, &b))),
     }
 }
 
@@ -135,11 +132,67 @@ pub const CLASSIC_WEIGHTS: Weights = Weights {
     mobility: 2,
 };
 
-/// The weights the search plays with under `rules`.
+/// The most pieces (both sides together) of a position that the endgame weights value.
+pub const ENDGAME_PIECES: u32 = 5;
+
+/// The weights of positions of at most [`ENDGAME_PIECES`] pieces under the seed rules,
+/// fitted to the exact values of every position reachable from twelve random endgames
+/// (`examples/fit_endgame.rs`; protocol-docs/variants/apocalypse.md).
+pub const SEED_ENDGAME_WEIGHTS: Weights = Weights {
+    footman: 272,
+    lone_footman: -340,
+    horseman: 172,
+    exposed_horseman: -5,
+    hit_footman: -132,
+    hit_lone_footman: -233,
+    penalty: -150,
+    advance: -47,
+    mobility: 6,
+};
+
+/// The weights of positions of at most [`ENDGAME_PIECES`] pieces under Elliott's rules,
+/// fitted as [`SEED_ENDGAME_WEIGHTS`].
+pub const CLASSIC_ENDGAME_WEIGHTS: Weights = Weights {
+    footman: 268,
+    lone_footman: -265,
+    horseman: 301,
+    exposed_horseman: -9,
+    hit_footman: -120,
+    hit_lone_footman: -164,
+    penalty: -150,
+    advance: -27,
+    mobility: 4,
+};
+
+/// The weights the search plays with under `rules` in positions of more than
+/// [`ENDGAME_PIECES`] pieces (the set `quill tune` fits).
 pub const fn weights(rules: Rules) -> &'static Weights {
     match rules {
         Rules::Seed => &SEED_WEIGHTS,
         Rules::Classic => &CLASSIC_WEIGHTS,
+    }
+}
+
+/// The weights of positions of `rules` with at most [`ENDGAME_PIECES`] pieces.
+pub const fn endgame_weights(rules: Rules) -> &'static Weights {
+    match rules {
+        Rules::Seed => &SEED_ENDGAME_WEIGHTS,
+        Rules::Classic => &CLASSIC_ENDGAME_WEIGHTS,
+    }
+}
+
+/// Whether `p` has at most [`ENDGAME_PIECES`] pieces, valued by [`endgame_weights`].
+pub fn in_endgame(p: &Position) -> bool {
+    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
+    w.pieces() + b.pieces() <= ENDGAME_PIECES
+}
+
+/// The weights that value `p`: [`endgame_weights`] [`in_endgame`], else [`weights`].
+pub fn weights_of(p: &Position) -> &'static Weights {
+    if in_endgame(p) {
+        endgame_weights(p.rules())
+    } else {
+        weights(p.rules())
     }
 }
 
@@ -221,21 +274,24 @@ pub(crate) fn balance(p: &Position) -> i32 {
     balance_of(p)
 }
 
-/// [`balance`], for the compiler to inline into both of its copies (and each rule set's
-/// weights into its own arm, as constants).
+/// [`balance`], for the compiler to inline into both of its copies.
 #[inline(always)]
 fn balance_of(p: &Position) -> i32 {
-    match p.rules() {
-        Rules::Seed => balance_under(p, &SEED_WEIGHTS),
-        Rules::Classic => balance_under(p, &CLASSIC_WEIGHTS),
-    }
+    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
+    balance_of_material(p, (&w, &b))
 }
 
-/// [`balance`] under the weights `weights`.
+/// [`balance`] from both sides' [`Material`], under [`weights_of`]'s set (each set inlined
+/// into its own arm, as constants).
 #[inline(always)]
-fn balance_under(p: &Position, weights: &Weights) -> i32 {
-    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
-    balance_from(p, (&w, &b), weights)
+fn balance_of_material(p: &Position, (w, b): (&Material, &Material)) -> i32 {
+    let endgame = w.pieces() + b.pieces() <= ENDGAME_PIECES;
+    match (p.rules(), endgame) {
+        (Rules::Seed, false) => balance_from(p, (w, b), &SEED_WEIGHTS),
+        (Rules::Seed, true) => balance_from(p, (w, b), &SEED_ENDGAME_WEIGHTS),
+        (Rules::Classic, false) => balance_from(p, (w, b), &CLASSIC_WEIGHTS),
+        (Rules::Classic, true) => balance_from(p, (w, b), &CLASSIC_ENDGAME_WEIGHTS),
+    }
 }
 
 /// [`balance_under`] from both sides' [`Material`], White's first.
@@ -260,6 +316,12 @@ struct Material {
 }
 
 impl Material {
+    /// Its pieces.
+    #[inline(always)]
+    fn pieces(&self) -> u32 {
+        (self.footmen | self.horsemen).count_ones()
+    }
+
     #[inline(always)]
     fn of(p: &Position, side: Side) -> Material {
         Material::from_men(side, [p.footmen(side), p.horsemen(side)])

@@ -165,10 +165,12 @@ impl Tunable for apocalypse::Position {
         }
     }
 
-    /// Every position: a sealed turn has no quiescence (captures are guesses at the other
-    /// side's move), and the threat terms score what the next turn may take.
+    /// Every position of more than `sealed::ENDGAME_PIECES` pieces: a sealed turn has no
+    /// quiescence (captures are guesses at the other side's move), and the threat terms
+    /// score what the next turn may take. Smaller ones are valued by the endgame weights,
+    /// fitted to exact values (`examples/fit_endgame.rs`), not by the set fitted here.
     fn quiet(&self) -> bool {
-        true
+        !sealed::in_endgame(self)
     }
 
     fn view(&self) -> Side {

@@ -15,7 +15,10 @@
 //! terms, summed in another order) read from the same logistic table, and the end test is
 //! [`Position::end_given`]'s (tested on every cell of positions from play).
 
-use super::{CLASSIC_WEIGHTS, Material, SEED_WEIGHTS, Weights, advance, after, logistic};
+use super::{
+    CLASSIC_ENDGAME_WEIGHTS, CLASSIC_WEIGHTS, ENDGAME_PIECES, Material, SEED_ENDGAME_WEIGHTS,
+    SEED_WEIGHTS, Weights, advance, after, logistic,
+};
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position, Rules, Solo, footman_can_move};
 
@@ -187,12 +190,23 @@ pub(crate) fn frontier_payoff(
     cell(p, f, white, black)
 }
 
-/// [`frontier_payoff`], each rule set's weights inlined as constants.
+/// [`frontier_payoff`], each weight set inlined as constants. A node of at most
+/// [`ENDGAME_PIECES`] pieces has only such leaves, valued by the endgame weights; above it,
+/// the halves are weighed with the main weights, and a cell whose turn takes the count down
+/// to the endgame's goes through [`super::after`] (a capture at the boundary: rare).
 #[inline(always)]
 fn cell(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
-    match p.rules() {
-        Rules::Seed => cell_under(p, f, white, black, &SEED_WEIGHTS),
-        Rules::Classic => cell_under(p, f, white, black, &CLASSIC_WEIGHTS),
+    let pieces = [Side::White, Side::Black]
+        .map(|s| (p.footmen(s) | p.horsemen(s)).count_ones())
+        .iter()
+        .sum::<u32>();
+    match (p.rules(), pieces <= ENDGAME_PIECES) {
+        (Rules::Seed, false) => cell_under(p, f, white, black, &SEED_WEIGHTS, false),
+        (Rules::Seed, true) => cell_under(p, f, white, black, &SEED_ENDGAME_WEIGHTS, true),
+        (Rules::Classic, false) => cell_under(p, f, white, black, &CLASSIC_WEIGHTS, false),
+        (Rules::Classic, true) => {
+            cell_under(p, f, white, black, &CLASSIC_ENDGAME_WEIGHTS, true)
+        }
     }
 }
 
@@ -203,6 +217,7 @@ fn cell_under(
     white: (usize, Move),
     black: (usize, Move),
     w: &Weights,
+    endgame: bool,
 ) -> f64 {
     f.ensure(p, Side::White, white, w);
     f.ensure(p, Side::Black, black, w);
@@ -224,6 +239,9 @@ fn cell_under(
     } else {
         hb.parts
     };
+    if !endgame && wp.material.pieces() + bp.material.pieces() <= ENDGAME_PIECES {
+        return into_endgame(p, white.1, black.1);
+    }
     settle(p.rules(), &wp, &bp, w)
 }
 
@@ -232,6 +250,14 @@ fn cell_under(
 #[cold]
 #[inline(never)]
 fn passed(p: &Position, white: Move, black: Move) -> f64 {
+    after(p, white, black)
+}
+
+/// The payoff of a turn that takes the pieces down to [`ENDGAME_PIECES`], valued by the
+/// endgame weights through the full resolution.
+#[cold]
+#[inline(never)]
+fn into_endgame(p: &Position, white: Move, black: Move) -> f64 {
     after(p, white, black)
 }
 

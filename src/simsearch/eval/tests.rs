@@ -48,11 +48,11 @@ fn by_squares(p: &Position) -> [i32; TERMS] {
 }
 
 /// The logistic of the floating-point formula of [`heuristic`]'s documentation under
-/// the position's [`weights`], for comparison.
+/// the position's weights ([`weights_of`]), for comparison.
 fn by_formula(p: &Position) -> f64 {
     let d: f64 = by_squares(p)
         .iter()
-        .zip(weights(p.rules()).to_array())
+        .zip(weights_of(p).to_array())
         .map(|(&t, w)| f64::from(t) * f64::from(w) / 100.0)
         .sum();
     1.0 / (1.0 + (-0.8 * d).exp())
@@ -95,7 +95,7 @@ fn the_terms_times_the_weights_are_the_balance_on_positions_from_play() {
     let mut seen = [false; TERMS];
     let mut rule_sets = [false; 2];
     for p in &positions {
-        let w = weights(p.rules()).to_array();
+        let w = weights_of(p).to_array();
         rule_sets[usize::from(p.rules() == Rules::Classic)] = true;
         let terms = eval_terms(p);
         assert_eq!(terms, by_squares(p), "{}", p.fen());
@@ -156,7 +156,7 @@ fn balances_by_hand() {
     // White: lone footman c2 (no advance bonus), horseman a1 (b3, c2 own → 1 square).
     // Black: lone footman b4, horseman e5 (c4, d3 → 2 squares). No threats.
     let p = pos("4n/1p3/5/2P2/N4 w - - 0 1 0/0");
-    let w = weights(Rules::Seed);
+    let w = endgame_weights(Rules::Seed);
     let white = w.footman + w.lone_footman + w.horseman + w.mobility;
     let black = w.footman + w.lone_footman + w.horseman + 2 * w.mobility;
     assert_eq!(balance(&p), white - black);
@@ -217,7 +217,13 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
     let mut rng = crate::rng::Rng::new(41);
     let (mut white, mut black, mut order) = (Vec::new(), Vec::new(), Vec::new());
     let mut f = Frontier::default();
-    let (mut pairs, mut touched, mut ended) = (0u32, 0u32, 0u32);
+    let (mut pairs, mut touched, mut ended, mut into_endgame) = (0u32, 0u32, 0u32, 0u32);
+    let pieces = |p: &Position| {
+        [Side::White, Side::Black]
+            .map(|s| Material::of(p, s).pieces())
+            .iter()
+            .sum::<u32>()
+    };
     for p in from_play().iter().step_by(2) {
         p.legal_moves(Side::White, &mut white);
         p.legal_moves(Side::Black, &mut black);
@@ -235,6 +241,9 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
             assert_eq!(got.to_bits(), want.to_bits(), "{} {w} {b}", p.fen());
             pairs += 1;
             ended += u32::from(next.end().is_some());
+            into_endgame += u32::from(
+                next.end().is_none() && pieces(p) > ENDGAME_PIECES && pieces(&next) <= ENDGAME_PIECES,
+            );
             let solo = |s: usize, m| p.solo(s, m);
             touched += u32::from(matches!(
                 (solo(0, w), solo(1, b)),
@@ -243,9 +252,38 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
         }
     }
     assert!(pairs > 30_000, "only {pairs} pairs");
-    // Captures and collisions, and finished games, are among them.
+    // Captures and collisions, finished games, and turns into the endgame weights' range
+    // are among them.
     assert!(
-        touched > 1000 && ended > 100,
-        "{touched} touched, {ended} ended"
+        touched > 1000 && ended > 100 && into_endgame > 100,
+        "{touched} touched, {ended} ended, {into_endgame} into the endgame"
     );
+}
+
+#[test]
+fn positions_of_at_most_five_pieces_are_valued_by_the_endgame_weights() {
+    // Six pieces: the main set; five and fewer: the endgame set, fitted to exact values.
+    for (fen, pieces) in [
+        ("5/1p1n1/5/1P1P1/2N1n w - - 0 1 0/0", 6),
+        ("5/1p1n1/5/1P1P1/2N2 w - - 0 1 0/0", 5),
+        ("5/1p1n1/5/1P3/2N2 w - - 0 1 0/0", 4),
+    ] {
+        for rules in [Rules::Seed, Rules::Classic] {
+            let p = Position::from_fen(rules, fen).unwrap();
+            let want = if pieces > ENDGAME_PIECES {
+                weights(rules)
+            } else {
+                endgame_weights(rules)
+            };
+            assert_eq!(weights_of(&p), want, "{fen}");
+            let dot: i32 = eval_terms(&p)
+                .iter()
+                .zip(want.to_array())
+                .map(|(t, w)| t * w)
+                .sum();
+            assert_eq!(balance(&p), dot, "{fen}");
+        }
+    }
+    assert_ne!(endgame_weights(Rules::Seed), weights(Rules::Seed));
+    assert_ne!(endgame_weights(Rules::Classic), weights(Rules::Classic));
 }
