@@ -19,84 +19,77 @@ use super::{CLASSIC_WEIGHTS, Material, SEED_WEIGHTS, Weights, advance, after, lo
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position, Rules, Solo, footman_can_move};
 
-/// The per-move parts of a node one turn above the leaves, worked out at first use: see the
-/// module documentation. Prepared for each node by `Frontier::prepare`.
+/// The per-move parts of a node one turn above the leaves: see the module documentation.
+/// Worked out for each node by `Frontier::prepare`.
 #[derive(Default)]
 pub struct Frontier {
-    /// The node being valued: halves of another stamp belong to an earlier node.
-    stamp: u64,
     /// Each side's moves on their own, by index into the node's move lists.
     halves: [Vec<Half>; 2],
 }
 
 impl Frontier {
-    /// Makes this the frontier of a new node with `white` and `black` moves, forgetting the
-    /// earlier node's halves.
-    pub(crate) fn prepare(&mut self, white: usize, black: usize) {
-        self.stamp += 1;
-        for (halves, n) in self.halves.iter_mut().zip([white, black]) {
-            if halves.len() < n {
-                halves.resize(n, Half::EMPTY);
+    /// Makes this the frontier of `p` over the moves `white` × `black`: every move's half
+    /// worked out (a node's cells read most of them), the earlier node's forgotten.
+    /// Compiled a second time with `popcnt`, as [`super::balance`] is.
+    pub(crate) fn prepare(&mut self, p: &Position, white: &[Move], black: &[Move]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn fast(f: &mut Frontier, p: &Position, white: &[Move], black: &[Move]) {
+                f.prepare_with(p, white, black);
             }
+            // SAFETY: the CPU has popcnt (detected just above).
+            return unsafe { fast(self, p, white, black) };
         }
+        self.prepare_with(p, white, black);
     }
 
-    /// Works out the half of `side`'s move `mv`, index `k` in its list, if this node has
-    /// not yet.
+    /// [`Frontier::prepare`], each rule set's weights inlined as constants.
     #[inline(always)]
-    fn ensure(&mut self, p: &Position, side: Side, (k, mv): (usize, Move), w: &Weights) {
-        let stamp = self.stamp;
-        let list = &mut self.halves[side.index()];
-        if k >= list.len() {
-            // Not prepared for this many moves (a caller's slip): grown, not refused.
-            list.resize(k + 1, Half::EMPTY);
-        }
-        if list[k].stamp != stamp {
-            list[k] = Half::of(p, side, mv, w, stamp);
-        }
+    fn prepare_with(&mut self, p: &Position, white: &[Move], black: &[Move]) {
+        let w = match p.rules() {
+            Rules::Seed => &SEED_WEIGHTS,
+            Rules::Classic => &CLASSIC_WEIGHTS,
+        };
+        let [hw, hb] = &mut self.halves;
+        fill(hw, p, Side::White, white, w);
+        fill(hb, p, Side::Black, black, w);
+    }
+}
+
+/// The halves of `side`'s `moves` into `halves` (emptied first), `side` a constant where
+/// this is inlined.
+#[inline(always)]
+fn fill(halves: &mut Vec<Half>, p: &Position, side: Side, moves: &[Move], w: &Weights) {
+    halves.clear();
+    // A plain loop: an iterator's `fold` would not be inlined here, and compiled without
+    // `popcnt`.
+    for &mv in moves {
+        halves.push(Half::of(p, side, mv, w));
     }
 }
 
 /// One side's move on its own, with the score parts of its pieces after it.
 #[derive(Clone, Copy, Debug)]
 struct Half {
-    /// The node it was worked out for ([`Frontier::stamp`]).
-    stamp: u64,
-    /// The move on its own; `None` for a pass.
-    solo: Option<Solo>,
+    /// The move is a pass (`solo` is then empty).
+    pass: bool,
+    /// The move on its own.
+    solo: Solo,
     /// The side's score parts when the other move does not touch its pieces.
     parts: Parts,
 }
 
 impl Half {
-    /// A slot not yet worked out (stamps start at 1).
-    const EMPTY: Half = Half {
-        stamp: 0,
-        solo: None,
-        parts: Parts {
-            material: Material {
-                side: Side::White,
-                footmen: 0,
-                horsemen: 0,
-                footman_attacks: 0,
-                horseman_attacks: 0,
-                mobility: 0,
-            },
-            lone: false,
-            own: 0,
-            lost: true,
-        },
-    };
-
     #[inline(always)]
-    fn of(p: &Position, side: Side, mv: Move, w: &Weights, stamp: u64) -> Half {
+    fn of(p: &Position, side: Side, mv: Move, w: &Weights) -> Half {
         let solo = p.solo(side.index(), mv);
         let men = solo.map_or([0, 0], |s| {
             [s.rest[0] | s.landed[0], s.rest[1] | s.landed[1]]
         });
         Half {
-            stamp,
-            solo,
+            pass: solo.is_none(),
+            solo: solo.unwrap_or_default(),
             parts: Parts::of(p, side, men, w),
         }
     }
@@ -107,12 +100,16 @@ impl Half {
 #[derive(Clone, Copy, Debug)]
 struct Parts {
     material: Material,
-    /// The side has one footman.
-    lone: bool,
+    /// The weight of each of its footmen an enemy horseman attacks: a lone footman's (which
+    /// is hit or not: its count of hits is 0 or 1) or the weight of one of several.
+    hit: i32,
     /// Footmen, lone footman, horsemen, penalty, advance and mobility terms, weighed.
     own: i32,
     /// The side has lost: no footman left, or two penalty points.
     lost: bool,
+    /// The side has not lost and has a horseman's move, whatever the enemy's pieces: a cell
+    /// of two such sides is neither finished nor stuck, and is only weighed.
+    sure: bool,
 }
 
 impl Parts {
@@ -129,11 +126,17 @@ impl Parts {
             + w.penalty * i32::from(penalties)
             + w.advance * advanced
             + w.mobility * material.mobility;
+        let lost = men[0] == 0 || penalties >= 2;
         Parts {
             material,
-            lone,
+            hit: if lone {
+                w.hit_lone_footman
+            } else {
+                w.hit_footman
+            },
             own,
-            lost: men[0] == 0 || penalties >= 2,
+            lost,
+            sure: !lost && material.mobility > 0,
         }
     }
 
@@ -143,13 +146,8 @@ impl Parts {
     fn threats(&self, enemy: &Parts, w: &Weights) -> i32 {
         let own = &self.material;
         let exposed = (own.horsemen & enemy.material.footman_attacks).count_ones() as i32;
-        let hit = own.footmen & enemy.material.horseman_attacks;
-        let hits = if self.lone {
-            w.hit_lone_footman * i32::from(hit != 0)
-        } else {
-            w.hit_footman * hit.count_ones() as i32
-        };
-        w.exposed_horseman * exposed + hits
+        let hits = (own.footmen & enemy.material.horseman_attacks).count_ones() as i32;
+        w.exposed_horseman * exposed + self.hit * hits
     }
 
     /// Whether the side has a move other than a pass, the enemy's pieces being `enemy`'s.
@@ -171,14 +169,14 @@ impl Parts {
 /// prepared for. Compiled a second time with `popcnt`, as [`super::balance`] is.
 pub(crate) fn frontier_payoff(
     p: &Position,
-    f: &mut Frontier,
+    f: &Frontier,
     white: (usize, Move),
     black: (usize, Move),
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         #[target_feature(enable = "popcnt")]
-        fn fast(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
+        fn fast(p: &Position, f: &Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
             cell(p, f, white, black)
         }
         // SAFETY: the CPU has popcnt (detected just above).
@@ -187,9 +185,11 @@ pub(crate) fn frontier_payoff(
     cell(p, f, white, black)
 }
 
-/// [`frontier_payoff`], each rule set's weights inlined as constants.
+/// [`frontier_payoff`] without the processor test, inlined into its caller (fast where
+/// that is compiled with `popcnt`, as the sealed search's pure-strategy bounds are), each
+/// rule set's weights inlined as constants.
 #[inline(always)]
-fn cell(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
+pub(crate) fn cell(p: &Position, f: &Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
     match p.rules() {
         Rules::Seed => cell_under(p, f, white, black, &SEED_WEIGHTS),
         Rules::Classic => cell_under(p, f, white, black, &CLASSIC_WEIGHTS),
@@ -199,17 +199,16 @@ fn cell(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Mov
 #[inline(always)]
 fn cell_under(
     p: &Position,
-    f: &mut Frontier,
+    f: &Frontier,
     white: (usize, Move),
     black: (usize, Move),
     w: &Weights,
 ) -> f64 {
-    f.ensure(p, Side::White, white, w);
-    f.ensure(p, Side::Black, black, w);
     let (hw, hb) = (&f.halves[0][white.0], &f.halves[1][black.0]);
-    let (Some(sw), Some(sb)) = (&hw.solo, &hb.solo) else {
+    if hw.pass || hb.pass {
         return passed(p, white.1, black.1);
-    };
+    }
+    let (sw, sb) = (&hw.solo, &hb.solo);
     let (touched_w, touched_b) = (!sw.untouched_by(sb), !sb.untouched_by(sw));
     if !touched_w && !touched_b {
         return settle(p.rules(), &hw.parts, &hb.parts, w);
@@ -239,6 +238,21 @@ fn passed(p: &Position, white: Move, black: Move) -> f64 {
 /// of [`Position::end_given`], else the logistic of the balance.
 #[inline(always)]
 fn settle(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
+    if !(wp.sure && bp.sure) {
+        return settle_ended(rules, wp, bp, w);
+    }
+    weigh(wp, bp, w)
+}
+
+/// The logistic of the balance after a turn that leaves White's pieces `wp` and Black's `bp`.
+#[inline(always)]
+fn weigh(wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
+    logistic(wp.own + wp.threats(bp, w) - (bp.own + bp.threats(wp, w)))
+}
+
+/// [`settle`] of a cell in which a side may have lost or be stuck (a side without a
+/// horseman's move): the end test, then the balance.
+fn settle_ended(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
     match (wp.lost, bp.lost) {
         (true, true) => return 0.5,
         (true, false) => return 0.0,
@@ -253,5 +267,5 @@ fn settle(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
     if stuck {
         return 0.5;
     }
-    logistic(wp.own + wp.threats(bp, w) - (bp.own + bp.threats(wp, w)))
+    weigh(wp, bp, w)
 }
