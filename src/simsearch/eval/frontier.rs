@@ -4,7 +4,8 @@
 //! Most of a leaf's evaluation depends on one side's move alone: that side's pieces after
 //! it, their attacks, its horsemen's mobility, and the score terms that read only them
 //! (footmen, horsemen, penalties, advance, mobility). A node's [`Frontier`] works these out
-//! once per move of each side, the first time a cell needs them, and each cell (`w`, `b`)
+//! once per move of each side when the node is prepared (a node's cells read most of them,
+//! and a test per cell of whether its halves were done cost more), and each cell (`w`, `b`)
 //! adds only what joins the two moves: the threat terms (a side's horsemen exposed to the
 //! other's footmen, its footmen hit by the other's horsemen) and the end test. When one move
 //! touches the other side's pieces (a capture, or both movers landing on one square), the
