@@ -33,7 +33,7 @@ impl SealedRules for Position {
     type Frontier = super::eval::Frontier;
 
     fn prepare_frontier(&self, white: &[Move], black: &[Move], f: &mut Self::Frontier) {
-        f.prepare(white.len(), black.len());
+        f.prepare(self, white, black);
     }
 
     #[inline]
@@ -44,6 +44,16 @@ impl SealedRules for Position {
         black: (usize, Move),
     ) -> f64 {
         super::eval::frontier_payoff(self, f, white, black)
+    }
+
+    #[inline(always)]
+    fn frontier_payoff_inline(
+        &self,
+        f: &mut Self::Frontier,
+        white: (usize, Move),
+        black: (usize, Move),
+    ) -> f64 {
+        super::eval::frontier_cell(self, f, white, black)
     }
 
     fn key(&self) -> u64 {

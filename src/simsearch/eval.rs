@@ -331,14 +331,26 @@ impl Material {
     #[inline(always)]
     fn from_men(side: Side, [footmen, horsemen]: [u32; 2]) -> Material {
         let own = footmen | horsemen;
-        let (mut attacks, mut mobility) = (0, 0);
-        let mut h = horsemen;
-        while h != 0 {
-            let targets = KNIGHT32[(h.trailing_zeros() & 31) as usize];
-            attacks |= targets;
-            mobility += (targets & !own).count_ones();
-            h &= h - 1;
-        }
+        let second = horsemen & horsemen.wrapping_sub(1);
+        let (attacks, mobility) = if second & second.wrapping_sub(1) == 0 {
+            // At most two horsemen (a side never promotes a third): both looked up without a
+            // loop, whose exit the processor would mispredict (a missing one reads 0).
+            let (a, b) = (
+                KNIGHT33[horsemen.trailing_zeros() as usize],
+                KNIGHT33[second.trailing_zeros() as usize],
+            );
+            (a | b, (a & !own).count_ones() + (b & !own).count_ones())
+        } else {
+            let (mut attacks, mut mobility) = (0, 0);
+            let mut h = horsemen;
+            while h != 0 {
+                let targets = KNIGHT33[h.trailing_zeros() as usize];
+                attacks |= targets;
+                mobility += (targets & !own).count_ones();
+                h &= h - 1;
+            }
+            (attacks, mobility)
+        };
         Material {
             side,
             footmen,
@@ -350,10 +362,10 @@ impl Material {
     }
 }
 
-/// [`KNIGHT`] padded to 32 entries, so that a square from `trailing_zeros` needs no bounds
-/// check.
-static KNIGHT32: [u32; 32] = {
-    let mut t = [0u32; 32];
+/// [`KNIGHT`] padded to 33 entries, so that a square from `trailing_zeros` needs no bounds
+/// check (and that of an empty board, 32, has no targets).
+static KNIGHT33: [u32; 33] = {
+    let mut t = [0u32; 33];
     let mut i = 0;
     while i < 25 {
         t[i] = KNIGHT[i];
@@ -377,6 +389,7 @@ static LOGISTIC: LazyLock<Vec<f64>> = LazyLock::new(|| {
 
 /// The logistic of a balance in hundredths, from the table (balances past ±40 footmen are
 /// clamped: the order is kept, ties only where the values already agree to 1e-14).
+#[inline]
 pub(crate) fn logistic(balance: i32) -> f64 {
     LOGISTIC[(balance.clamp(-REACH, REACH) + REACH) as usize]
 }
@@ -457,4 +470,4 @@ mod frontier;
 mod tests;
 
 pub use frontier::Frontier;
-pub(crate) use frontier::frontier_payoff;
+pub(crate) use frontier::{cell as frontier_cell, frontier_payoff};

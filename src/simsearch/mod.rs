@@ -296,6 +296,22 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         pos.frontier_payoff(&mut self.frontier, (i, white[i]), (j, black[j]))
     }
 
+    /// [`Searcher::leaf_after`], the frontier's evaluation inlined
+    /// ([`SealedRules::frontier_payoff_inline`]).
+    #[inline(always)]
+    fn leaf_after_inline(
+        &mut self,
+        pos: &G,
+        (white, black): (&[G::Move], &[G::Move]),
+        (i, j): (usize, usize),
+    ) -> f64 {
+        if self.probe.is_some() {
+            return self.leaf_value(&pos.joint(white[i], black[j]));
+        }
+        self.stats.nodes += 1;
+        pos.frontier_payoff_inline(&mut self.frontier, (i, white[i]), (j, black[j]))
+    }
+
     /// Prepares the frontier for the cells of `pos` over `white` × `black`, a node one turn
     /// above the leaves, before any is valued ([`Searcher::leaf_after`]).
     fn prepare_frontier(&mut self, pos: &G, (white, black): (&[G::Move], &[G::Move])) {

@@ -154,6 +154,37 @@ impl<G: SealedRules> Searcher<'_, G> {
     fn pure_bounds(
         &mut self,
         pos: &G,
+        window: (f64, f64),
+        bounds: (f64, f64),
+        lists: (&[G::Move], &[G::Move]),
+        cells: &mut Cells,
+    ) -> ((f64, f64), (usize, usize)) {
+        // The cells' evaluation is inlined here ([`SealedRules::frontier_payoff_inline`]),
+        // in a copy compiled with `popcnt` when the processor has it.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn fast<G: SealedRules>(
+                s: &mut Searcher<'_, G>,
+                pos: &G,
+                window: (f64, f64),
+                bounds: (f64, f64),
+                lists: (&[G::Move], &[G::Move]),
+                cells: &mut Cells,
+            ) -> ((f64, f64), (usize, usize)) {
+                s.pure_bounds_inline(pos, window, bounds, lists, cells)
+            }
+            // SAFETY: the CPU has popcnt (detected just above).
+            return unsafe { fast(self, pos, window, bounds, lists, cells) };
+        }
+        self.pure_bounds_inline(pos, window, bounds, lists, cells)
+    }
+
+    /// [`Searcher::pure_bounds`], inlined into each of its copies.
+    #[inline(always)]
+    fn pure_bounds_inline(
+        &mut self,
+        pos: &G,
         (alpha, beta): (f64, f64),
         (lower, upper): (f64, f64),
         lists: (&[G::Move], &[G::Move]),
@@ -175,6 +206,7 @@ impl<G: SealedRules> Searcher<'_, G> {
     /// One pure-strategy bound of [`Searcher::pure_bounds`], fail-soft in (`alpha`, `beta`):
     /// with White first the most White can make sure of, with Black first the least Black
     /// can; and the first mover's best line.
+    #[inline(always)]
     pub(super) fn pure(
         &mut self,
         pos: &G,
@@ -227,6 +259,7 @@ impl<G: SealedRules> Searcher<'_, G> {
 
     /// The value of cell `k`, the turn of `white[i]` and `black[j]`: its kept value if it
     /// has one, else the leaf's value, then kept.
+    #[inline(always)]
     fn cell_value(
         &mut self,
         pos: &G,
@@ -238,7 +271,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         if let Some(v) = cells.exact(k) {
             return v;
         }
-        let v = self.leaf_after(pos, lists, (i, j));
+        let v = self.leaf_after_inline(pos, lists, (i, j));
         cells.set(k, v);
         v
     }

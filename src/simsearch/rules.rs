@@ -62,6 +62,20 @@ pub trait SealedRules: Clone {
         self.joint_payoff(white.1, black.1)
     }
 
+    /// [`SealedRules::frontier_payoff`] (the same value), inlined into its caller: the search
+    /// calls it where it is compiled with the processor's `popcnt` (its pure-strategy bounds),
+    /// so that a game's bit counts there are single instructions without a test of the
+    /// processor per cell. By default the same call.
+    #[inline(always)]
+    fn frontier_payoff_inline(
+        &self,
+        f: &mut Self::Frontier,
+        white: (usize, Self::Move),
+        black: (usize, Self::Move),
+    ) -> f64 {
+        self.frontier_payoff(f, white, black)
+    }
+
     /// A 64-bit key of everything the value depends on (for the transposition table;
     /// 0 is never a key of a stored position).
     fn key(&self) -> u64;

@@ -4,7 +4,8 @@
 //! Most of a leaf's evaluation depends on one side's move alone: that side's pieces after
 //! it, their attacks, its horsemen's mobility, and the score terms that read only them
 //! (footmen, horsemen, penalties, advance, mobility). A node's [`Frontier`] works these out
-//! once per move of each side, the first time a cell needs them, and each cell (`w`, `b`)
+//! once per move of each side when the node is prepared (a node's cells read most of them,
+//! and a test per cell of whether its halves were done cost more), and each cell (`w`, `b`)
 //! adds only what joins the two moves: the threat terms (a side's horsemen exposed to the
 //! other's footmen, its footmen hit by the other's horsemen) and the end test. When one move
 //! touches the other side's pieces (a capture, or both movers landing on one square), the
@@ -22,84 +23,82 @@ use super::{
 use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position, Rules, Solo, footman_can_move};
 
-/// The per-move parts of a node one turn above the leaves, worked out at first use: see the
-/// module documentation. Prepared for each node by `Frontier::prepare`.
+/// The per-move parts of a node one turn above the leaves: see the module documentation.
+/// Worked out for each node by `Frontier::prepare`.
 #[derive(Default)]
 pub struct Frontier {
-    /// The node being valued: halves of another stamp belong to an earlier node.
-    stamp: u64,
     /// Each side's moves on their own, by index into the node's move lists.
     halves: [Vec<Half>; 2],
+    /// The node has at most [`ENDGAME_PIECES`] pieces: its halves are weighed with the
+    /// endgame weights (every leaf below it has as few).
+    endgame: bool,
 }
 
 impl Frontier {
-    /// Makes this the frontier of a new node with `white` and `black` moves, forgetting the
-    /// earlier node's halves.
-    pub(crate) fn prepare(&mut self, white: usize, black: usize) {
-        self.stamp += 1;
-        for (halves, n) in self.halves.iter_mut().zip([white, black]) {
-            if halves.len() < n {
-                halves.resize(n, Half::EMPTY);
+    /// Makes this the frontier of `p` over the moves `white` × `black`: every move's half
+    /// worked out (a node's cells read most of them), the earlier node's forgotten.
+    /// Compiled a second time with `popcnt`, as [`super::balance`] is.
+    pub(crate) fn prepare(&mut self, p: &Position, white: &[Move], black: &[Move]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            #[target_feature(enable = "popcnt")]
+            fn fast(f: &mut Frontier, p: &Position, white: &[Move], black: &[Move]) {
+                f.prepare_with(p, white, black);
             }
+            // SAFETY: the CPU has popcnt (detected just above).
+            return unsafe { fast(self, p, white, black) };
         }
+        self.prepare_with(p, white, black);
     }
 
-    /// Works out the half of `side`'s move `mv`, index `k` in its list, if this node has
-    /// not yet.
+    /// [`Frontier::prepare`], each weight set inlined as constants.
     #[inline(always)]
-    fn ensure(&mut self, p: &Position, side: Side, (k, mv): (usize, Move), w: &Weights) {
-        let stamp = self.stamp;
-        let list = &mut self.halves[side.index()];
-        if k >= list.len() {
-            // Not prepared for this many moves (a caller's slip): grown, not refused.
-            list.resize(k + 1, Half::EMPTY);
-        }
-        if list[k].stamp != stamp {
-            list[k] = Half::of(p, side, mv, w, stamp);
-        }
+    fn prepare_with(&mut self, p: &Position, white: &[Move], black: &[Move]) {
+        let pieces = [Side::White, Side::Black]
+            .map(|s| (p.footmen(s) | p.horsemen(s)).count_ones())
+            .iter()
+            .sum::<u32>();
+        self.endgame = pieces <= ENDGAME_PIECES;
+        let w = weights_for(p.rules(), self.endgame);
+        let [hw, hb] = &mut self.halves;
+        fill(hw, p, Side::White, white, w);
+        fill(hb, p, Side::Black, black, w);
+    }
+}
+
+/// The halves of `side`'s `moves` into `halves` (emptied first), `side` a constant where
+/// this is inlined.
+#[inline(always)]
+fn fill(halves: &mut Vec<Half>, p: &Position, side: Side, moves: &[Move], w: &Weights) {
+    halves.clear();
+    // A plain loop: an iterator's `fold` would not be inlined here, and compiled without
+    // `popcnt`.
+    for &mv in moves {
+        halves.push(Half::of(p, side, mv, w));
     }
 }
 
 /// One side's move on its own, with the score parts of its pieces after it.
 #[derive(Clone, Copy, Debug)]
 struct Half {
-    /// The node it was worked out for ([`Frontier::stamp`]).
-    stamp: u64,
-    /// The move on its own; `None` for a pass.
-    solo: Option<Solo>,
+    /// The move is a pass (`solo` is then empty).
+    pass: bool,
+    /// The move on its own.
+    solo: Solo,
     /// The side's score parts when the other move does not touch its pieces.
     parts: Parts,
 }
 
 impl Half {
-    /// A slot not yet worked out (stamps start at 1).
-    const EMPTY: Half = Half {
-        stamp: 0,
-        solo: None,
-        parts: Parts {
-            material: Material {
-                side: Side::White,
-                footmen: 0,
-                horsemen: 0,
-                footman_attacks: 0,
-                horseman_attacks: 0,
-                mobility: 0,
-            },
-            lone: false,
-            own: 0,
-            lost: true,
-        },
-    };
-
     #[inline(always)]
-    fn of(p: &Position, side: Side, mv: Move, w: &Weights, stamp: u64) -> Half {
+    fn of(p: &Position, side: Side, mv: Move, w: &Weights) -> Half {
         let solo = p.solo(side.index(), mv);
         let men = solo.map_or([0, 0], |s| {
             [s.rest[0] | s.landed[0], s.rest[1] | s.landed[1]]
         });
         Half {
-            stamp,
-            solo,
+            pass: solo.is_none(),
+            solo: solo.unwrap_or_default(),
             parts: Parts::of(p, side, men, w),
         }
     }
@@ -110,12 +109,16 @@ impl Half {
 #[derive(Clone, Copy, Debug)]
 struct Parts {
     material: Material,
-    /// The side has one footman.
-    lone: bool,
+    /// The weight of each of its footmen an enemy horseman attacks: a lone footman's (which
+    /// is hit or not: its count of hits is 0 or 1) or the weight of one of several.
+    hit: i32,
     /// Footmen, lone footman, horsemen, penalty, advance and mobility terms, weighed.
     own: i32,
     /// The side has lost: no footman left, or two penalty points.
     lost: bool,
+    /// The side has not lost and has a horseman's move, whatever the enemy's pieces: a cell
+    /// of two such sides is neither finished nor stuck, and is only weighed.
+    sure: bool,
 }
 
 impl Parts {
@@ -132,11 +135,17 @@ impl Parts {
             + w.penalty * i32::from(penalties)
             + w.advance * advanced
             + w.mobility * material.mobility;
+        let lost = men[0] == 0 || penalties >= 2;
         Parts {
             material,
-            lone,
+            hit: if lone {
+                w.hit_lone_footman
+            } else {
+                w.hit_footman
+            },
             own,
-            lost: men[0] == 0 || penalties >= 2,
+            lost,
+            sure: !lost && material.mobility > 0,
         }
     }
 
@@ -146,13 +155,8 @@ impl Parts {
     fn threats(&self, enemy: &Parts, w: &Weights) -> i32 {
         let own = &self.material;
         let exposed = (own.horsemen & enemy.material.footman_attacks).count_ones() as i32;
-        let hit = own.footmen & enemy.material.horseman_attacks;
-        let hits = if self.lone {
-            w.hit_lone_footman * i32::from(hit != 0)
-        } else {
-            w.hit_footman * hit.count_ones() as i32
-        };
-        w.exposed_horseman * exposed + hits
+        let hits = (own.footmen & enemy.material.horseman_attacks).count_ones() as i32;
+        w.exposed_horseman * exposed + self.hit * hits
     }
 
     /// Whether the side has a move other than a pass, the enemy's pieces being `enemy`'s.
@@ -174,14 +178,14 @@ impl Parts {
 /// prepared for. Compiled a second time with `popcnt`, as [`super::balance`] is.
 pub(crate) fn frontier_payoff(
     p: &Position,
-    f: &mut Frontier,
+    f: &Frontier,
     white: (usize, Move),
     black: (usize, Move),
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         #[target_feature(enable = "popcnt")]
-        fn fast(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
+        fn fast(p: &Position, f: &Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
             cell(p, f, white, black)
         }
         // SAFETY: the CPU has popcnt (detected just above).
@@ -190,41 +194,47 @@ pub(crate) fn frontier_payoff(
     cell(p, f, white, black)
 }
 
-/// [`frontier_payoff`], each weight set inlined as constants. A node of at most
-/// [`ENDGAME_PIECES`] pieces has only such leaves, valued by the endgame weights; above it,
-/// the halves are weighed with the main weights, and a cell whose turn takes the count down
-/// to the endgame's goes through [`super::after`] (a capture at the boundary: rare).
+/// The weight set of a node of `rules`: the endgame weights when it has at most
+/// [`ENDGAME_PIECES`] pieces (`endgame`), a constant where this is inlined.
 #[inline(always)]
-fn cell(p: &Position, f: &mut Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
-    let pieces = [Side::White, Side::Black]
-        .map(|s| (p.footmen(s) | p.horsemen(s)).count_ones())
-        .iter()
-        .sum::<u32>();
-    match (p.rules(), pieces <= ENDGAME_PIECES) {
-        (Rules::Seed, false) => cell_under(p, f, white, black, &SEED_WEIGHTS, false),
-        (Rules::Seed, true) => cell_under(p, f, white, black, &SEED_ENDGAME_WEIGHTS, true),
-        (Rules::Classic, false) => cell_under(p, f, white, black, &CLASSIC_WEIGHTS, false),
-        (Rules::Classic, true) => {
-            cell_under(p, f, white, black, &CLASSIC_ENDGAME_WEIGHTS, true)
-        }
+fn weights_for(rules: Rules, endgame: bool) -> &'static Weights {
+    match (rules, endgame) {
+        (Rules::Seed, false) => &SEED_WEIGHTS,
+        (Rules::Seed, true) => &SEED_ENDGAME_WEIGHTS,
+        (Rules::Classic, false) => &CLASSIC_WEIGHTS,
+        (Rules::Classic, true) => &CLASSIC_ENDGAME_WEIGHTS,
+    }
+}
+
+/// [`frontier_payoff`] without the processor test, inlined into its caller (fast where
+/// that is compiled with `popcnt`, as the sealed search's pure-strategy bounds are), each
+/// weight set inlined as constants. A node of at most [`ENDGAME_PIECES`] pieces has only
+/// such leaves, valued by the endgame weights; above it, the halves are weighed with the
+/// main weights, and a cell whose turn takes the count down to the endgame's goes through
+/// [`super::after`] (a capture at the boundary: rare).
+#[inline(always)]
+pub(crate) fn cell(p: &Position, f: &Frontier, white: (usize, Move), black: (usize, Move)) -> f64 {
+    match (p.rules(), f.endgame) {
+        (Rules::Seed, false) => cell_under(p, f, white, black, &SEED_WEIGHTS),
+        (Rules::Seed, true) => cell_under(p, f, white, black, &SEED_ENDGAME_WEIGHTS),
+        (Rules::Classic, false) => cell_under(p, f, white, black, &CLASSIC_WEIGHTS),
+        (Rules::Classic, true) => cell_under(p, f, white, black, &CLASSIC_ENDGAME_WEIGHTS),
     }
 }
 
 #[inline(always)]
 fn cell_under(
     p: &Position,
-    f: &mut Frontier,
+    f: &Frontier,
     white: (usize, Move),
     black: (usize, Move),
     w: &Weights,
-    endgame: bool,
 ) -> f64 {
-    f.ensure(p, Side::White, white, w);
-    f.ensure(p, Side::Black, black, w);
     let (hw, hb) = (&f.halves[0][white.0], &f.halves[1][black.0]);
-    let (Some(sw), Some(sb)) = (&hw.solo, &hb.solo) else {
+    if hw.pass || hb.pass {
         return passed(p, white.1, black.1);
-    };
+    }
+    let (sw, sb) = (&hw.solo, &hb.solo);
     let (touched_w, touched_b) = (!sw.untouched_by(sb), !sb.untouched_by(sw));
     if !touched_w && !touched_b {
         return settle(p.rules(), &hw.parts, &hb.parts, w);
@@ -239,7 +249,7 @@ fn cell_under(
     } else {
         hb.parts
     };
-    if !endgame && wp.material.pieces() + bp.material.pieces() <= ENDGAME_PIECES {
+    if !f.endgame && wp.material.pieces() + bp.material.pieces() <= ENDGAME_PIECES {
         return into_endgame(p, white.1, black.1);
     }
     settle(p.rules(), &wp, &bp, w)
@@ -265,6 +275,21 @@ fn into_endgame(p: &Position, white: Move, black: Move) -> f64 {
 /// of [`Position::end_given`], else the logistic of the balance.
 #[inline(always)]
 fn settle(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
+    if !(wp.sure && bp.sure) {
+        return settle_ended(rules, wp, bp, w);
+    }
+    weigh(wp, bp, w)
+}
+
+/// The logistic of the balance after a turn that leaves White's pieces `wp` and Black's `bp`.
+#[inline(always)]
+fn weigh(wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
+    logistic(wp.own + wp.threats(bp, w) - (bp.own + bp.threats(wp, w)))
+}
+
+/// [`settle`] of a cell in which a side may have lost or be stuck (a side without a
+/// horseman's move): the end test, then the balance.
+fn settle_ended(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
     match (wp.lost, bp.lost) {
         (true, true) => return 0.5,
         (true, false) => return 0.0,
@@ -279,5 +304,5 @@ fn settle(rules: Rules, wp: &Parts, bp: &Parts, w: &Weights) -> f64 {
     if stuck {
         return 0.5;
     }
-    logistic(wp.own + wp.threats(bp, w) - (bp.own + bp.threats(wp, w)))
+    weigh(wp, bp, w)
 }

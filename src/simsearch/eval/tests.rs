@@ -227,7 +227,7 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
     for p in from_play().iter().step_by(2) {
         p.legal_moves(Side::White, &mut white);
         p.legal_moves(Side::Black, &mut black);
-        f.prepare(white.len(), black.len());
+        f.prepare(p, &white, &black);
         order.clear();
         order.extend((0..white.len()).flat_map(|i| (0..black.len()).map(move |j| (i, j))));
         for k in (1..order.len()).rev() {
@@ -237,7 +237,7 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
             let (w, b) = (white[i], black[j]);
             let next = p.resolve(Ok(w), Ok(b));
             let want = evaluate(&next);
-            let got = frontier_payoff(p, &mut f, (i, w), (j, b));
+            let got = frontier_payoff(p, &f, (i, w), (j, b));
             assert_eq!(got.to_bits(), want.to_bits(), "{} {w} {b}", p.fen());
             pairs += 1;
             ended += u32::from(next.end().is_some());

@@ -211,6 +211,7 @@ fn pure_bounds_bracket_the_true_value() {
         pos.legal_moves(Side::Black, &mut black);
         let mut s = Searcher::new(Limits::default(), &stop);
         let mut cells = oracle::Cells::new(white.len(), black.len());
+        s.prepare_frontier(&pos, (&white, &black));
         let (lower, _) = s.pure(&pos, true, FULL, (&white, &black), &mut cells);
         let (upper, _) = s.pure(&pos, false, FULL, (&white, &black), &mut cells);
         assert!(

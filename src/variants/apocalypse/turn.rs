@@ -206,18 +206,15 @@ impl Position {
         }
         let from = 1u32 << m.from;
         let footman = self.footmen[s] & from != 0;
-        let kind = if footman {
-            Kind::Footman
-        } else {
-            Kind::Horseman
-        };
         let landing = m.landing();
         let bit = 1u32 << landing;
-        let landed = if kind == Kind::Horseman || self.promotes(s, m, kind) {
-            [0, bit]
-        } else {
-            [bit, 0]
-        };
+        // Whether the mover lands as a horseman ([`Position::promotes`]), without a branch:
+        // the kind of the piece a move moves is anyone's guess.
+        let far = if s == 0 { RANK_5 } else { RANK_1 };
+        let promotes =
+            (m.redeploy == NONE) & (far >> m.to & 1 == 1) & (self.horsemen[s].count_ones() < 2);
+        let horse = 0u32.wrapping_sub(u32::from(!footman | promotes));
+        let landed = [bit & !horse, bit & horse];
         Some(Solo {
             to: 1 << m.to,
             landing,
