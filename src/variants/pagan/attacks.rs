@@ -1,13 +1,14 @@
 //! What a side's pieces reach: attacks (a dead king's check), mobility, and the mating force
 //! the evaluation weighs.
 
+#[cfg(test)]
+use super::Move;
+use super::SQUARES;
 use super::tables::{
     ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_STEP, PAWN_REACH, STEP, WAZIR_STEPS,
     bit,
 };
 use super::{DEAD_SQUARES, Kind, Piece, Position};
-#[cfg(test)]
-use super::{Move, SQUARES};
 use crate::variant::Side;
 
 /// Occupancy bitboards of a position (bit [`bit`] of a frame index), for the evaluation.
@@ -20,6 +21,50 @@ pub(crate) struct Occupancy {
     /// Kings on the dead board (royal: never captured).
     pub(crate) royal: u128,
 }
+
+/// Every square a piece of any kind on `s` could attack on some board (a superset of what
+/// [`Position::attacks`] marks for it): its king, alchemist, pawn and wazir reach, the
+/// wazir's two-step, and the Pagan's neighbours (across the bridge).
+const fn any_attack(s: usize) -> u128 {
+    let mut m = KING_REACH[s] | ALCHEMIST_REACH[s] | PAWN_REACH[s] | WAZIR_STEPS[s];
+    let mut d = 0;
+    while d < 8 {
+        let one = STEP[s][d];
+        if one != NO && STEP[one as usize][d] != NO {
+            m |= bit(STEP[one as usize][d]);
+        }
+        if PAGAN_STEP[s][d] != NO {
+            m |= bit(PAGAN_STEP[s][d]);
+        }
+        d += 1;
+    }
+    m
+}
+
+/// For a king on each square: the squares from which a piece could attack the king or one
+/// of the squares around it ([`KING_REACH`]), by [`any_attack`].
+const ATTACKER_ZONE: [u128; SQUARES] = {
+    let mut reach = [0u128; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        reach[s] = any_attack(s);
+        s += 1;
+    }
+    let mut zone = [0u128; SQUARES];
+    let mut k = 0;
+    while k < SQUARES {
+        let around = KING_REACH[k] | bit(k as u8);
+        let mut s = 0;
+        while s < SQUARES {
+            if reach[s] & around != 0 {
+                zone[k] |= bit(s as u8);
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    zone
+};
 
 /// The union of `f` over the squares of `b`.
 #[inline(always)]
@@ -82,9 +127,24 @@ impl Position {
     /// [`Position::attacked`] judges one square, in one pass over the attackers.
     #[inline(always)]
     pub(crate) fn attacks(&self, victim: Side) -> u128 {
+        self.attacks_from(victim, !0)
+    }
+
+    /// [`Position::attacks`] on the squares of [`Position::king_reach`]`(king)` and `king`
+    /// itself (what the evaluation asks about a king), and perhaps some others: only the
+    /// attackers that can reach one of those squares are looked at (most of a side's pieces
+    /// are far from the enemy king).
+    #[inline(always)]
+    pub(crate) fn attacks_near(&self, victim: Side, king: u8) -> u128 {
+        self.attacks_from(victim, ATTACKER_ZONE[usize::from(king)])
+    }
+
+    /// The squares the other side's pieces on `zone` attack ([`Position::attacks`]).
+    #[inline(always)]
+    fn attacks_from(&self, victim: Side, zone: u128) -> u128 {
         let them = victim.opponent();
         let empty = |q: u8| q != NO && self.board[usize::from(q)].is_none();
-        let of = |kind: Kind| self.pieces(them, kind);
+        let of = |kind: Kind| self.pieces(them, kind) & zone;
         let wazirs = union_of(of(Kind::Wazir), |s| {
             let mut m = WAZIR_STEPS[s];
             for d in ORTHOGONAL {

@@ -84,6 +84,27 @@ fn bitboards_match_the_board_and_count_the_generated_moves() {
 }
 
 #[test]
+fn the_attack_map_near_a_king_agrees_with_the_whole_map_around_it() {
+    let mut checked = 0;
+    for pos in random_positions(40, 60) {
+        for side in [Side::White, Side::Black] {
+            let whole = pos.attacks(side);
+            for king in 0..SQUARES as u8 {
+                let around = Position::king_reach(king) | bit(king);
+                assert_eq!(
+                    pos.attacks_near(side, king) & around,
+                    whole & around,
+                    "{} king {king} for {side:?}",
+                    pos.fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
 fn the_attack_map_agrees_with_attacked_on_every_square() {
     for pos in random_positions(40, 60) {
         for side in [Side::White, Side::Black] {

@@ -113,17 +113,33 @@ fn squares(mut b: u128) -> impl Iterator<Item = u8> {
     })
 }
 
-/// The squares on which each side's pieces are attacked, each made when first needed.
+/// The squares on which each side's pieces are attacked, each made when first needed: only
+/// around that side's king, the one place the evaluation asks about.
 struct Attacks<'a> {
     pos: &'a Position,
+    kings: Kings,
     maps: [Option<u128>; 2],
 }
 
-impl Attacks<'_> {
-    /// The squares on which `victim`'s pieces are attacked (`Position::attacks`).
+impl<'a> Attacks<'a> {
+    fn new(pos: &'a Position, kings: Kings) -> Attacks<'a> {
+        Attacks {
+            pos,
+            kings,
+            maps: [None; 2],
+        }
+    }
+
+    /// The squares on which `victim`'s pieces are attacked (`Position::attacks`), exact on
+    /// its king's square and the squares around it (`Position::attacks_near`).
+    #[inline(always)]
     fn on(&mut self, victim: Side) -> u128 {
         let pos = self.pos;
-        *self.maps[victim.index()].get_or_insert_with(|| pos.attacks(victim))
+        let king = self.kings[victim.index()];
+        *self.maps[victim.index()].get_or_insert_with(|| match king {
+            Some(k) => pos.attacks_near(victim, k),
+            None => pos.attacks(victim),
+        })
     }
 }
 
@@ -199,10 +215,7 @@ impl Position {
         // with fewer than two (`Position::mating_force`), or without two pieces that can
         // capture a live enemy king, is scored as unable to win (`Position::can_win`).
         let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
-        let mut attacks = Attacks {
-            pos: self,
-            maps: [None; 2],
-        };
+        let mut attacks = Attacks::new(self, kings);
         let occ = self.occupancy();
         sink.fixed(WEIGHTS.tempo);
         for side in [Side::White, Side::Black] {

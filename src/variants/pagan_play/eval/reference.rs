@@ -43,10 +43,9 @@ impl Position {
         // with fewer than two (`Position::mating_force`), or without two pieces that can
         // capture a live enemy king, is scored as unable to win (`Position::can_win`).
         let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
-        let mut attacks = Attacks {
-            pos: self,
-            maps: [None; 2],
-        };
+        // Whole maps (no king squares given): the reference for the maps made only around
+        // the kings.
+        let mut attacks = Attacks::new(self, [None; 2]);
         let occ = self.occupancy();
         sink.fixed(WEIGHTS.tempo);
         for side in [Side::White, Side::Black] {
