@@ -125,13 +125,14 @@ fn solve(mut a: [[f64; TERMS]; TERMS], mut b: [f64; TERMS]) -> [f64; TERMS] {
             .unwrap_or(c);
         a.swap(c, pivot);
         b.swap(c, pivot);
-        for r in 0..TERMS {
+        let (row, bc) = (a[c], b[c]);
+        for (r, (ar, br)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for k in 0..TERMS {
-                    a[r][k] -= f * a[c][k];
+                let f = ar[c] / row[c];
+                for (x, y) in ar.iter_mut().zip(row) {
+                    *x -= f * y;
                 }
-                b[r] -= f * b[c];
+                *br -= f * bc;
             }
         }
     }

@@ -393,7 +393,10 @@ pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, C
         states: eg.len(),
         updates: eg.updates,
         residual: eg.residual,
-        sides: [measure(&analysis, Side::White), measure(&analysis, Side::Black)],
+        sides: [
+            measure(&analysis, Side::White),
+            measure(&analysis, Side::Black),
+        ],
         iterations,
         analysis,
     })

@@ -242,7 +242,9 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
             pairs += 1;
             ended += u32::from(next.end().is_some());
             into_endgame += u32::from(
-                next.end().is_none() && pieces(p) > ENDGAME_PIECES && pieces(&next) <= ENDGAME_PIECES,
+                next.end().is_none()
+                    && pieces(p) > ENDGAME_PIECES
+                    && pieces(&next) <= ENDGAME_PIECES,
             );
             let solo = |s: usize, m| p.solo(s, m);
             touched += u32::from(matches!(
