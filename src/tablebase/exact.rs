@@ -97,8 +97,13 @@ struct Chain {
 }
 
 /// Solves every iterated position's matrix game at `local`, returning the largest residual
-/// and the chain of the equilibrium strategies.
-fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -> (f64, Chain) {
+/// and the chain of the equilibrium strategies. Each game's value is written back as soon as
+/// it is solved (a Gauss–Seidel sweep), so the values a round leaves are smoothed once: where a
+/// round kept a closed component's values (strategies that loop on a tie) while its neighbours
+/// moved, its positions take their neighbours' new values at once and the next round starts
+/// from them. Near 0 or 1, where a round only halves the error (a double root,
+/// `protocol-docs/tablebase.md`), this is what lets 20 rounds make `1 1 1 1` exact.
+fn chain(g: &Graph, local: &mut [f64], solver: &mut Solver, payoff: &mut Vec<f64>) -> (f64, Chain) {
     let mut ch = Chain {
         start: Vec::with_capacity(g.nodes.len() + 1),
         to: Vec::new(),
@@ -112,6 +117,7 @@ fn chain(g: &Graph, local: &[f64], solver: &mut Solver, payoff: &mut Vec<f64>) -
         let n = usize::from(n);
         let sol = g.solve(k, local, solver, payoff);
         residual = residual.max((sol.value - local[i as usize]).abs());
+        local[i as usize] = sol.value;
         ch.start.push(ch.to.len());
         let first = ch.to.len();
         let (mut rhs, mut exit) = (0.0, 0.0);
