@@ -289,11 +289,27 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         (white, black): (&[G::Move], &[G::Move]),
         (i, j): (usize, usize),
     ) -> f64 {
+        match self.leaf_probed(pos, (white, black), (i, j)) {
+            Some(v) => v,
+            None => pos.frontier_payoff(&mut self.frontier, (i, white[i]), (j, black[j])),
+        }
+    }
+
+    /// The value of the leaf after the turn `white[i]`, `black[j]` of `pos` when a probe is
+    /// asked ([`Searcher::leaf_value`]); else `None`, the leaf counted, for the frontier to
+    /// value it.
+    #[inline(always)]
+    fn leaf_probed(
+        &mut self,
+        pos: &G,
+        (white, black): (&[G::Move], &[G::Move]),
+        (i, j): (usize, usize),
+    ) -> Option<f64> {
         if self.probe.is_some() {
-            return self.leaf_value(&pos.joint(white[i], black[j]));
+            return Some(self.leaf_value(&pos.joint(white[i], black[j])));
         }
         self.stats.nodes += 1;
-        pos.frontier_payoff(&mut self.frontier, (i, white[i]), (j, black[j]))
+        None
     }
 
     /// [`Searcher::leaf_after`], the frontier's evaluation inlined
@@ -305,11 +321,10 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         (white, black): (&[G::Move], &[G::Move]),
         (i, j): (usize, usize),
     ) -> f64 {
-        if self.probe.is_some() {
-            return self.leaf_value(&pos.joint(white[i], black[j]));
+        match self.leaf_probed(pos, (white, black), (i, j)) {
+            Some(v) => v,
+            None => pos.frontier_payoff_inline(&mut self.frontier, (i, white[i]), (j, black[j])),
         }
-        self.stats.nodes += 1;
-        pos.frontier_payoff_inline(&mut self.frontier, (i, white[i]), (j, black[j]))
     }
 
     /// Prepares the frontier for the cells of `pos` over `white` × `black`, a node one turn
