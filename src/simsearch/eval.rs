@@ -182,9 +182,9 @@ pub const fn endgame_weights(rules: Rules) -> &'static Weights {
 }
 
 /// Whether `p` has at most [`ENDGAME_PIECES`] pieces, valued by [`endgame_weights`].
+#[inline(always)]
 pub fn in_endgame(p: &Position) -> bool {
-    let (w, b) = (Material::of(p, Side::White), Material::of(p, Side::Black));
-    w.pieces() + b.pieces() <= ENDGAME_PIECES
+    p.pieces() <= ENDGAME_PIECES
 }
 
 /// The weights that value `p`: [`endgame_weights`] [`in_endgame`], else [`weights`].

@@ -232,6 +232,13 @@ impl Position {
         self.horsemen[side.index()]
     }
 
+    /// The pieces on the board, both sides together.
+    #[inline(always)]
+    pub fn pieces(&self) -> u32 {
+        (self.footmen[0] | self.horsemen[0]).count_ones()
+            + (self.footmen[1] | self.horsemen[1]).count_ones()
+    }
+
     /// Sum over a side's footmen of the ranks they have advanced from their own back rank.
     #[cfg(test)]
     pub(crate) fn footman_advance(&self, side: Side) -> u32 {

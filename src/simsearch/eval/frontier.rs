@@ -54,11 +54,7 @@ impl Frontier {
     /// [`Frontier::prepare`], each weight set inlined as constants.
     #[inline(always)]
     fn prepare_with(&mut self, p: &Position, white: &[Move], black: &[Move]) {
-        let pieces = [Side::White, Side::Black]
-            .map(|s| (p.footmen(s) | p.horsemen(s)).count_ones())
-            .iter()
-            .sum::<u32>();
-        self.endgame = pieces <= ENDGAME_PIECES;
+        self.endgame = super::in_endgame(p);
         let w = weights_for(p.rules(), self.endgame);
         let [hw, hb] = &mut self.halves;
         fill(hw, p, Side::White, white, w);

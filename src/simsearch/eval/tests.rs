@@ -218,12 +218,7 @@ fn the_frontier_gives_the_leaf_after_a_turn_bit_for_bit() {
     let (mut white, mut black, mut order) = (Vec::new(), Vec::new(), Vec::new());
     let mut f = Frontier::default();
     let (mut pairs, mut touched, mut ended, mut into_endgame) = (0u32, 0u32, 0u32, 0u32);
-    let pieces = |p: &Position| {
-        [Side::White, Side::Black]
-            .map(|s| Material::of(p, s).pieces())
-            .iter()
-            .sum::<u32>()
-    };
+    let pieces = |p: &Position| p.pieces();
     for p in from_play().iter().step_by(2) {
         p.legal_moves(Side::White, &mut white);
         p.legal_moves(Side::Black, &mut black);
