@@ -11,8 +11,12 @@
 //!    whole until the largest residual (a position's value against the value of its matrix
 //!    game over its children) is at most `TOLERANCE`, or a number of full sweeps ([`MAX_SWEEPS`] by default).
 //!
-//! Starting at ½ makes the limit the value of the game in which play that never ends is a
-//! draw, the value of the arbiter's turn cap as the cap grows, as in `quill exploit`.
+//! 4. where the equilibrium loops forever, the values are taken to the limit of the discounted
+//!    game's as the discount vanishes (`iterate::endless`).
+//!
+//! That makes each value the value of the game in which play that never ends is a draw, as in
+//! `quill exploit` (the turn-capped value, which value iteration from ½ computes, alternates
+//! with the cap's parity at some positions instead of converging).
 
 use std::fmt;
 
@@ -89,6 +93,8 @@ pub struct SignatureStats {
     pub(crate) rounds: usize,
     /// The largest residual at the end.
     pub(crate) residual: f64,
+    /// Positions in closed loops, valued by the vanishing discount (`iterate::endless`).
+    pub(crate) looping: u64,
     /// Matrix cells (joint turns) of the iterated positions.
     pub(crate) cells: u64,
     /// Processor seconds spent.
@@ -108,6 +114,7 @@ impl SignatureStats {
             sweeps: 0,
             rounds: 0,
             residual: 0.0,
+            looping: 0,
             cells: 0,
             cpu_seconds: 0.0,
         }

@@ -219,7 +219,7 @@ fn out_path(a: &BuildArgs, rules: Rules) -> (u32, PathBuf) {
 fn print_signature(s: &build::SignatureStats) {
     println!(
         "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
-         {} updates, {} sweeps, {} exact rounds, residual {:.1e}, {:.2} CPU s",
+         {} updates, {} sweeps, {} exact rounds, {} in closed loops, residual {:.1e}, {:.2} CPU s",
         s.signature.wf,
         s.signature.wh,
         s.signature.bf,
@@ -232,6 +232,7 @@ fn print_signature(s: &build::SignatureStats) {
         s.updates,
         s.sweeps,
         s.rounds,
+        s.looping,
         s.residual,
         s.cpu_seconds
     );

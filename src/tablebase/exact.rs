@@ -103,7 +103,14 @@ struct Chain {
 /// moved, its positions take their neighbours' new values at once and the next round starts
 /// from them. Near 0 or 1, where a round only halves the error (a double root,
 /// `protocol-docs/tablebase.md`), this is what lets 20 rounds make `1 1 1 1` exact.
-fn chain(g: &Graph, local: &mut [f64], solver: &mut Solver, payoff: &mut Vec<f64>) -> (f64, Chain) {
+fn chain(
+    g: &Graph,
+    local: &mut [f64],
+    discount: f64,
+    solver: &mut Solver,
+    payoff: &mut Vec<f64>,
+) -> (f64, Chain) {
+    let keep = 1.0 - discount;
     let mut ch = Chain {
         start: Vec::with_capacity(g.nodes.len() + 1),
         to: Vec::new(),
@@ -116,8 +123,9 @@ fn chain(g: &Graph, local: &mut [f64], solver: &mut Solver, payoff: &mut Vec<f64
         let cells = g.cells_of(k);
         let n = usize::from(n);
         let sol = g.solve(k, local, solver, payoff);
-        residual = residual.max((sol.value - local[i as usize]).abs());
-        local[i as usize] = sol.value;
+        let value = discount * 0.5 + keep * sol.value;
+        residual = residual.max((value - local[i as usize]).abs());
+        local[i as usize] = value;
         ch.start.push(ch.to.len());
         let first = ch.to.len();
         let (mut rhs, mut exit) = (0.0, 0.0);
@@ -129,7 +137,7 @@ fn chain(g: &Graph, local: &mut [f64], solver: &mut Solver, payoff: &mut Vec<f64
                 if pb <= 0.0 {
                     continue;
                 }
-                let p = pa * pb;
+                let p = keep * pa * pb;
                 let c = cells[a * n + b];
                 if c >= 0.0 {
                     rhs += p * c;
@@ -149,8 +157,8 @@ fn chain(g: &Graph, local: &mut [f64], solver: &mut Solver, payoff: &mut Vec<f64
                 }
             }
         }
-        ch.rhs.push(rhs);
-        ch.exit.push(exit);
+        ch.rhs.push(rhs + discount * 0.5);
+        ch.exit.push(exit + discount);
     }
     ch.start.push(ch.to.len());
     (residual, ch)
@@ -316,12 +324,20 @@ fn evaluate(ch: &Chain, current: &[f64], rounds: &mut Rounds) -> Option<(Vec<f64
 }
 
 /// Strategy-iteration rounds on `local` (the signature's values) until the residual is at most
-/// `tolerance`, a round does not lower it, or `max_rounds` rounds have run.
-pub(super) fn solve(g: &Graph, local: &mut [f64], tolerance: f64, max_rounds: usize) -> Rounds {
+/// `tolerance`, a round does not lower it, or `max_rounds` rounds have run. With a `discount`
+/// λ > 0 the game solved is the discounted one, `v = λ·½ + (1 − λ)·T(v)`, whose fixed point
+/// is unique and whose chains are never closed (`protocol-docs/tablebase.md`, "Endless play").
+pub(super) fn solve(
+    g: &Graph,
+    local: &mut [f64],
+    discount: f64,
+    tolerance: f64,
+    max_rounds: usize,
+) -> Rounds {
     let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let mut payoff = Vec::new();
     let mut rounds = Rounds::default();
-    let (mut residual, mut ch) = chain(g, local, &mut solver, &mut payoff);
+    let (mut residual, mut ch) = chain(g, local, discount, &mut solver, &mut payoff);
     rounds.residuals.push(residual);
     // The best values met (lowest residual): a round may raise the residual where a tie between
     // moves was broken the wrong way; the next round's strategies correct it (as in strategy
@@ -338,7 +354,7 @@ pub(super) fn solve(g: &Graph, local: &mut [f64], tolerance: f64, max_rounds: us
         for (k, &(i, ..)) in g.nodes.iter().enumerate() {
             local[i as usize] = x[k];
         }
-        (residual, ch) = chain(g, local, &mut solver, &mut payoff);
+        (residual, ch) = chain(g, local, discount, &mut solver, &mut payoff);
         rounds.residuals.push(residual);
         log::debug!("strategy iteration: residual {residual:.2e}, {closed} closed components");
         if residual < best_residual {
@@ -355,6 +371,39 @@ pub(super) fn solve(g: &Graph, local: &mut [f64], tolerance: f64, max_rounds: us
     }
     rounds.residuals.truncate(rounds.accepted + 1);
     rounds
+}
+
+/// The iterated positions (by number) in the closed components of the equilibrium chain at
+/// `local`: strategies that never leave, whose values any number in a range satisfies.
+pub(super) fn closed(g: &Graph, local: &[f64]) -> Vec<u32> {
+    let mut solver = Solver::with_accept(SOLVER_ACCEPT);
+    let mut scratch = local.to_vec();
+    let (_, ch) = chain(g, &mut scratch, 0.0, &mut solver, &mut Vec::new());
+    let mut inside = vec![false; ch.rhs.len()];
+    let mut out = Vec::new();
+    for comp in components(&ch) {
+        for &v in &comp {
+            inside[v as usize] = true;
+        }
+        let leave: f64 = comp
+            .iter()
+            .map(|&v| {
+                let v = v as usize;
+                let out: f64 = (ch.start[v]..ch.start[v + 1])
+                    .filter(|&e| !inside[ch.to[e] as usize])
+                    .map(|e| ch.p[e])
+                    .sum();
+                ch.exit[v] + out
+            })
+            .sum();
+        if leave <= CLOSED {
+            out.extend_from_slice(&comp);
+        }
+        for &v in &comp {
+            inside[v as usize] = false;
+        }
+    }
+    out
 }
 
 /// The iterated positions' current values.

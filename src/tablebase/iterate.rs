@@ -2,7 +2,7 @@
 //! finished positions get their payoff, positions whose children all lie outside the
 //! signature are solved once, and the rest are iterated: a work list, then full Gauss–Seidel
 //! sweeps with Aitken extrapolation, handing over to strategy iteration ([`super::exact`])
-//! once the residual is small.
+//! once the residual is small; then, where play loops forever, the vanishing discount.
 
 use std::collections::VecDeque;
 
@@ -41,10 +41,102 @@ pub(super) fn solve_signature(
         return st;
     }
     let local = &mut values[base..base + count as usize];
-    work_list(&graph, &Parents::of(&graph, count as usize), local, &mut st);
+    let parents = Parents::of(&graph, count as usize);
+    work_list(&graph, &parents, local, &mut st);
     sweep(&graph, local, max_sweeps, &mut st);
+    endless(&graph, &parents, local, &mut st);
     st
 }
+
+/// The smallest of the three discounts of the vanishing-discount solve ([`endless`]); the
+/// others are twice and four times it.
+const DISCOUNT: f64 = 1e-4;
+
+/// Step 5: where the values reached are one fixed point among many (closed components of the
+/// equilibrium chain: play that loops forever at a tie), the value of the game in which endless
+/// play is a draw is the limit of the discounted values as the discount vanishes; it is taken
+/// there by Richardson extrapolation from three discounts, and the rest solved again around it.
+fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureStats) {
+    if super::exact::closed(g, local).is_empty() {
+        return;
+    }
+    let discounted = |lambda: f64| {
+        let mut v = local.to_vec();
+        let r = super::exact::solve(g, &mut v, lambda, 1e-15, 80);
+        log::info!("{:?}: discount {lambda:e}: {r:?}", st.signature);
+        v
+    };
+    let (h, h2, h4) = (
+        discounted(DISCOUNT),
+        discounted(2.0 * DISCOUNT),
+        discounted(4.0 * DISCOUNT),
+    );
+    let mut moved = 0;
+    let (before, residual_before) = (local.to_vec(), st.residual);
+    let mut revalued = vec![false; local.len()];
+    for &(i, ..) in &g.nodes {
+        let i = i as usize;
+        let limit = (8.0 * h[i] - 6.0 * h2[i] + h4[i]) / 3.0;
+        // Where the discounted values are a power series in the discount (their differences
+        // double with it), the limit is the extrapolation; elsewhere (a value of 0 or 1 that
+        // value iteration approaches slowly, where they go as its square root) the value
+        // reached stands: only a fixed point among many can be wrong, and those are smooth.
+        let ratio = (h4[i] - h2[i]) / (h2[i] - h[i]);
+        if (limit - local[i]).abs() > 1e-7 && (1.8..2.2).contains(&ratio) {
+            local[i] = limit.clamp(0.0, 1.0);
+            revalued[i] = true;
+            moved += 1;
+        }
+    }
+    log::info!(
+        "{:?}: {moved} positions re-valued by the vanishing discount",
+        st.signature
+    );
+    st.looping = moved;
+    let r = super::exact::solve(g, local, 0.0, TOLERANCE, 2 * MAX_ROUNDS);
+    log::info!(
+        "{:?}: strategy iteration after the discount: {r:?}",
+        st.signature
+    );
+    st.residual = r.residuals[r.accepted];
+    if st.residual > TOLERANCE {
+        // The rounds leave the slow double roots near 0 and 1 as the first rounds of step 4
+        // did; the sweeps and rounds of step 3 finish them, from a fixed point now.
+        let budget = st.sweeps + AFTER_DISCOUNT;
+        sweep(g, local, budget, st);
+    }
+    // A position that leads to no re-valued one keeps the value it had: it was a fixed point
+    // of its own, and the rounds above only disturb it (a double root is halved again).
+    let mut affected = vec![false; local.len()];
+    let mut work: Vec<usize> = g
+        .nodes
+        .iter()
+        .filter(|&&(i, ..)| revalued[i as usize])
+        .map(|&(i, ..)| i as usize)
+        .collect();
+    for &i in &work {
+        affected[i] = true;
+    }
+    while let Some(i) = work.pop() {
+        for &k in parents.get(i) {
+            let p = g.nodes[k as usize].0 as usize;
+            if !affected[p] {
+                affected[p] = true;
+                work.push(p);
+            }
+        }
+    }
+    for &(i, ..) in &g.nodes {
+        let i = i as usize;
+        if !affected[i] {
+            local[i] = before[i];
+        }
+    }
+    st.residual = st.residual.max(residual_before);
+}
+
+/// Full sweeps after the vanishing-discount solve, at most.
+const AFTER_DISCOUNT: usize = 300;
 
 /// Steps 1 and 2 for every position of `sig`, and the graph of the others (step 3's).
 fn prepare(
@@ -247,7 +339,7 @@ fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStat
 /// Strategy-iteration rounds on the signature; whether they reached [`TOLERANCE`]. Where a
 /// round was kept the values jumped, so their last changes are forgotten.
 fn exact(g: &Graph, local: &mut [f64], ch: &mut Changes, st: &mut SignatureStats) -> bool {
-    let r = super::exact::solve(g, local, TOLERANCE, MAX_ROUNDS);
+    let r = super::exact::solve(g, local, 0.0, TOLERANCE, MAX_ROUNDS);
     log::info!(
         "{:?}: strategy iteration after {} sweeps: {r:?}",
         st.signature,

@@ -17,6 +17,9 @@ With `--strategy-iteration` the values are computed in floating point by value i
 strategy iteration (see solve_strategy_iteration), for families where exact value iteration
 converges only geometrically; the last line is then `converged ...` only if the largest residual
 is at most 1e-12 and the last strategy-iteration round moved no value by more than 1e-12.
+
+With `--discount` only the root's value is printed: the limit of the discounted values as the
+discount vanishes, for roots where play can loop forever (see solve_discount).
 """
 
 import sys
@@ -341,8 +344,9 @@ def components(succ):
     return comps
 
 
-def evaluate_chain(graph, terminal, games, current):
-    """Values of the Markov chain of the strategies in `games` (finished positions fixed)."""
+def evaluate_chain(graph, terminal, games, current, discount=0.0):
+    """Values of the Markov chain of the strategies in `games` (finished positions fixed); with
+    a discount, each turn ends the game as a draw with that probability."""
     n = len(graph)
     trans = [dict() for _ in range(n)]
     for s, g in enumerate(graph):
@@ -356,7 +360,7 @@ def evaluate_chain(graph, terminal, games, current):
             for j in range(k):
                 if y[j] > 0.0:
                     c = ids[i * k + j]
-                    trans[s][c] = trans[s].get(c, 0.0) + x[i] * y[j]
+                    trans[s][c] = trans[s].get(c, 0.0) + (1.0 - discount) * x[i] * y[j]
     succ = [list(t) for t in trans]
     values = [float(t) if t is not None else None for t in terminal]
     for members in components(succ):
@@ -369,7 +373,8 @@ def evaluate_chain(graph, terminal, games, current):
         leave = 0.0
         for v in members:
             row[v] = {}
-            rhs[v] = 0.0
+            rhs[v] = discount / 2
+            leave += discount
             for w, p in trans[v].items():
                 if w in inside:
                     row[v][w] = row[v].get(w, 0.0) + p
@@ -454,8 +459,65 @@ def solve_strategy_iteration(rules, fen):
     print(f"{status} {sweeps} sweeps {rounds} rounds residual {residual:.1e} states {len(graph)}")
 
 
+# ----------------------------------------------------------------------------------------------
+# --discount: the value where play may loop forever (a closed loop of pure strategies at a tie,
+# or play whose turn-capped values alternate with the cap's parity) is the limit of the
+# discounted values as the discount vanishes (each turn ends the game as a draw with
+# probability L). Per L in (DISCOUNT, 2 DISCOUNT, 4 DISCOUNT): DISCOUNT_SWEEPS Jacobi sweeps of
+# the discounted game, then discounted strategy iteration until a
+# round moves no value by more than 1e-14; the three are extrapolated to L = 0 (Richardson,
+# exact for values quadratic in L). Prints only the root's line, then `converged`: values
+# that go as the square root of L (slow double roots at 0 and 1) are not extrapolated right.
+# ----------------------------------------------------------------------------------------------
+DISCOUNT = 1e-3
+# Value-iteration sweeps before the rounds (the rounds converge from anywhere near).
+DISCOUNT_SWEEPS = 50
+
+
+def discounted(graph, terminal, discount):
+    values = [float(t) if t is not None else 0.5 for t in terminal]
+
+    def step(values):
+        games = bellman(graph, values)
+        for s, g in enumerate(games):
+            if g is not None:
+                games[s] = (discount / 2 + (1 - discount) * g[0], g[1], g[2])
+        return games
+
+    for _ in range(DISCOUNT_SWEEPS):
+        games = step(values)
+        for s, g in enumerate(games):
+            if g is not None:
+                values[s] = g[0]
+    for _ in range(ROUNDS):
+        games = step(values)
+        new = evaluate_chain(graph, terminal, games, values, discount)
+        moved = max(abs(a - b) for a, b in zip(new, values))
+        values = new
+        if moved <= 1e-14:
+            break
+    return values, moved
+
+
+def solve_discount(rules, fen):
+    index, graph, terminal = enumerate_from(rules, fen)
+    runs = [discounted(graph, terminal, k * DISCOUNT) for k in (1, 2, 4)]
+    (h, _), (h2, _), (h4, _) = runs
+    root = (8 * h[0] - 6 * h2[0] + h4[0]) / 3
+    print(f"{canonical_fen(ref.parse_fen(fen))} {root:.15f}")
+    moved = max(m for _, m in runs)
+    status = "converged" if moved <= 1e-14 else "not-converged"
+    print(f"{status} states {len(graph)} last round moved {moved:.1e}")
+
+
 def main():
-    method = solve_strategy_iteration if "--strategy-iteration" in sys.argv[1:] else solve
+    args = sys.argv[1:]
+    if "--discount" in args:
+        method = solve_discount
+    elif "--strategy-iteration" in args:
+        method = solve_strategy_iteration
+    else:
+        method = solve
     for line in sys.stdin:
         line = line.strip()
         if not line:

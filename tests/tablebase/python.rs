@@ -111,4 +111,37 @@ fn the_slow_family_agrees_with_the_python_solver() {
         "largest difference {worst:.2e} over {compared} positions"
     );
     eprintln!("{compared} positions compared, largest difference {worst:.2e}");
+    endless_play_is_the_vanishing_discount_limit(&t);
+}
+
+/// Roots where the turn-capped values alternate with the cap's parity and the equilibrium loops
+/// forever at a tie (at the first, 2/3 and 1/2, `a1c2` against `b2c4`): their values are the
+/// limits of the discounted values, computed by the Python solver's own discounted strategy
+/// iteration and extrapolation (`--discount`). Value iteration and strategy iteration alone
+/// stopped at one of many fixed points there: the first was 0.5936, 0.6292 or 0.6031 by the
+/// path taken, the second 0.4 and the fourth 2/3 (the limits are 1/2, 1/3, 2/3 and 1/2).
+fn endless_play_is_the_vanishing_discount_limit(t: &Tablebase) {
+    let roots = [
+        "1P3/5/2p2/1n3/N4 w - - 0 1 0/0",
+        "P4/3p1/3n1/3N1/5 w - - 0 1 0/0",
+        "5/5/5/2P2/1nNp1 w - - 0 1 0/0",
+        "P4/5/1N1p1/5/1n3 w - - 0 1 0/0",
+    ];
+    let input: String = roots.iter().map(|r| format!("apocalypse {r}\n")).collect();
+    let Some(text) = python(&["--discount"], &input) else {
+        return;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2 * roots.len(), "Python: {text}");
+    for (root, pair) in roots.iter().zip(lines.chunks(2)) {
+        assert!(pair[1].starts_with("converged"), "Python: {}", pair[1]);
+        let expected: f64 = pair[0].rsplit_once(' ').unwrap().1.parse().unwrap();
+        let got = t
+            .value(&Position::from_fen(Rules::Seed, root).unwrap())
+            .expect("the root is in the family");
+        assert!(
+            (got - expected).abs() <= 1e-6,
+            "{root}: table {got}, Python {expected}"
+        );
+    }
 }
