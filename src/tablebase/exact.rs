@@ -42,6 +42,23 @@ pub(super) struct Graph {
 }
 
 impl Graph {
+    /// The graph of `nodes` and their `cells` (in node order) over `count` positions.
+    pub(super) fn new(nodes: Vec<Node>, cells: Vec<Cell>, count: usize) -> Graph {
+        let ends = (0..nodes.len())
+            .map(|k| nodes.get(k + 1).map_or(cells.len(), |n| n.3))
+            .collect();
+        let mut node_of = vec![u32::MAX; count];
+        for (k, n) in nodes.iter().enumerate() {
+            node_of[n.0 as usize] = k as u32;
+        }
+        Graph {
+            nodes,
+            cells,
+            ends,
+            node_of,
+        }
+    }
+
     /// The cells of iterated position `k`.
     pub(super) fn cells_of(&self, k: usize) -> &[Cell] {
         &self.cells[self.nodes[k].3..self.ends[k]]

@@ -182,14 +182,7 @@ fn prepare(
     }
     st.iterated = g.nodes.len() as u64;
     st.cells = g.cells.len() as u64;
-    g.ends = (0..g.nodes.len())
-        .map(|k| g.nodes.get(k + 1).map_or(g.cells.len(), |n| n.3))
-        .collect();
-    g.node_of = vec![u32::MAX; st.positions as usize];
-    for (k, n) in g.nodes.iter().enumerate() {
-        g.node_of[n.0 as usize] = k as u32;
-    }
-    g
+    Graph::new(g.nodes, g.cells, st.positions as usize)
 }
 
 /// The cell of a joint move leading to `child`: its payoff when finished or outside `sig`,
