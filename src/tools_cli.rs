@@ -374,10 +374,13 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
                 }
                 let [w, b] = r.sides;
                 println!(
-                    "{}: {} positions, value {:.6}; depth {}: White's strategy guarantees {:.6} \
-                     (exploitability {:.6}), Black's {:.6} of {:.6} (exploitability {:.6})",
+                    "{}: {} positions (residual {:.1e} after {} solves), value {:.6}; depth {}: \
+                     White's strategy guarantees {:.6} (exploitability {:.6}), Black's {:.6} of \
+                     {:.6} (exploitability {:.6})",
                     r.fen,
                     r.states,
+                    r.residual,
+                    r.updates,
                     w.value,
                     r.analysis.depth,
                     w.guaranteed,

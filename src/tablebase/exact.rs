@@ -427,3 +427,21 @@ pub(super) fn closed(g: &Graph, local: &[f64]) -> Vec<u32> {
 fn current_values(g: &Graph, local: &[f64]) -> Vec<f64> {
     g.nodes.iter().map(|&(i, ..)| local[i as usize]).collect()
 }
+
+/// Strategy-iteration rounds (undiscounted, at most `max_rounds`) on a graph of matrix games
+/// that is not a table's signature: `quill exploit`'s endgames, solved by a work list of value
+/// iteration that slows to a crawl where a value nears 0 or 1 (a double root). `nodes` are the
+/// unfinished positions (index in `values`, White's and Black's move counts, first cell) and
+/// `cells` their matrices (a payoff, or `-(index + 1)` for an unfinished child). The best
+/// round's values are written back; returns the residual they have.
+pub(crate) fn polish(
+    nodes: Vec<Node>,
+    cells: Vec<Cell>,
+    values: &mut [f64],
+    tolerance: f64,
+    max_rounds: usize,
+) -> f64 {
+    let g = Graph::new(nodes, cells, values.len());
+    let r = solve(&g, values, 0.0, tolerance, max_rounds);
+    r.residuals[r.accepted]
+}
