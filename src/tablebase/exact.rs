@@ -7,8 +7,9 @@
 //! are solved as a linear system, exactly up to floating point: strongly connected components
 //! in reverse topological order (Tarjan), each by Gaussian elimination with partial pivoting.
 //! A component that the chain never leaves keeps its values (the strategies loop there because
-//! of ties between moves of one value, or play never ends, which value iteration from ½ has
-//! already valued). Because an equilibrium makes each position's value stationary in its own
+//! of ties between moves of one value, or play never ends); where play never ends the builder
+//! then takes those values to the vanishing-discount limit (`iterate::endless`), solving the
+//! discounted game with these same rounds (a discount in the chain: no component is closed). Because an equilibrium makes each position's value stationary in its own
 //! strategies, the round is a Newton step: where the equilibrium supports are stable the
 //! residual falls quadratically, and a few rounds take it from value iteration's 1e-6 to
 //! rounding level.
@@ -28,7 +29,6 @@ pub(super) type Node = (u32, u16, u16, usize);
 pub(super) type Cell = f64;
 
 /// The graph of a signature's iterated positions, as the builder holds it.
-#[derive(Default)]
 pub(super) struct Graph {
     /// The iterated positions.
     pub(super) nodes: Vec<Node>,

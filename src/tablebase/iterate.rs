@@ -51,6 +51,13 @@ pub(super) fn solve_signature(
 /// The smallest of the three discounts of the vanishing-discount solve ([`endless`]); the
 /// others are twice and four times it.
 const DISCOUNT: f64 = 1e-4;
+/// Rounds of each discounted strategy iteration, at most, and the residual that ends it
+/// (a discounted value's error is its residual divided by the discount).
+const DISCOUNT_ROUNDS: usize = 80;
+const DISCOUNT_TOLERANCE: f64 = 1e-15;
+/// Undiscounted rounds after the re-valuing, at most: twice step 4's, since each halves the
+/// error of a slow double root that the re-valuing disturbed.
+const AFTER_DISCOUNT_ROUNDS: usize = 2 * MAX_ROUNDS;
 
 /// Step 5: where the values reached are one fixed point among many (closed components of the
 /// equilibrium chain: play that loops forever at a tie), the value of the game in which endless
@@ -62,7 +69,7 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
     }
     let discounted = |lambda: f64| {
         let mut v = local.to_vec();
-        let r = super::exact::solve(g, &mut v, lambda, 1e-15, 80);
+        let r = super::exact::solve(g, &mut v, lambda, DISCOUNT_TOLERANCE, DISCOUNT_ROUNDS);
         log::info!("{:?}: discount {lambda:e}: {r:?}", st.signature);
         v
     };
@@ -93,7 +100,7 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
         st.signature
     );
     st.looping = moved;
-    let r = super::exact::solve(g, local, 0.0, TOLERANCE, 2 * MAX_ROUNDS);
+    let r = super::exact::solve(g, local, 0.0, TOLERANCE, AFTER_DISCOUNT_ROUNDS);
     log::info!(
         "{:?}: strategy iteration after the discount: {r:?}",
         st.signature
@@ -147,7 +154,7 @@ fn prepare(
     st: &mut SignatureStats,
 ) -> Graph {
     let base = table.offset(sig).expect("a signature of the table") as usize;
-    let mut g = Graph::default();
+    let (mut nodes, mut cells) = (Vec::new(), Vec::new());
     let mut solver = Solver::with_accept(SOLVER_ACCEPT);
     let (mut white, mut black) = (Vec::new(), Vec::new());
     for i in 0..st.positions {
@@ -160,29 +167,28 @@ fn prepare(
         }
         pos.legal_moves(Side::White, &mut white);
         pos.legal_moves(Side::Black, &mut black);
-        let start = g.cells.len();
+        let start = cells.len();
         let mut inside = false;
         for &w in &white {
             for &b in &black {
                 let child = pos.resolve(Ok(w), Ok(b));
                 let cell = cell(table, sig, &child, values);
                 inside |= cell < 0.0;
-                g.cells.push(cell);
+                cells.push(cell);
             }
         }
         if inside {
-            g.nodes
-                .push((i as u32, white.len() as u16, black.len() as u16, start));
+            nodes.push((i as u32, white.len() as u16, black.len() as u16, start));
         } else {
-            let v = solver.solve(&g.cells[start..], white.len(), black.len());
+            let v = solver.solve(&cells[start..], white.len(), black.len());
             values[base + i as usize] = v.value;
-            g.cells.truncate(start);
+            cells.truncate(start);
             st.direct += 1;
         }
     }
-    st.iterated = g.nodes.len() as u64;
-    st.cells = g.cells.len() as u64;
-    Graph::new(g.nodes, g.cells, st.positions as usize)
+    st.iterated = nodes.len() as u64;
+    st.cells = cells.len() as u64;
+    Graph::new(nodes, cells, st.positions as usize)
 }
 
 /// The cell of a joint move leading to `child`: its payoff when finished or outside `sig`,
