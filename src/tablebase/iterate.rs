@@ -78,9 +78,10 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
         discounted(2.0 * DISCOUNT),
         discounted(4.0 * DISCOUNT),
     );
-    let mut moved = 0;
     let (before, residual_before) = (local.to_vec(), st.residual);
-    let mut revalued = vec![false; local.len()];
+    // The re-valued positions, then (below) every position that leads to one.
+    let mut affected = vec![false; local.len()];
+    let mut work = Vec::new();
     for &(i, ..) in &g.nodes {
         let i = i as usize;
         let limit = (8.0 * h[i] - 6.0 * h2[i] + h4[i]) / 3.0;
@@ -91,15 +92,16 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
         let ratio = (h4[i] - h2[i]) / (h2[i] - h[i]);
         if (limit - local[i]).abs() > 1e-7 && (1.8..2.2).contains(&ratio) {
             local[i] = limit.clamp(0.0, 1.0);
-            revalued[i] = true;
-            moved += 1;
+            affected[i] = true;
+            work.push(i);
         }
     }
     log::info!(
-        "{:?}: {moved} positions re-valued by the vanishing discount",
-        st.signature
+        "{:?}: {} positions re-valued by the vanishing discount",
+        st.signature,
+        work.len()
     );
-    st.looping = moved;
+    st.looping = work.len() as u64;
     let r = super::exact::solve(g, local, 0.0, TOLERANCE, AFTER_DISCOUNT_ROUNDS);
     log::info!(
         "{:?}: strategy iteration after the discount: {r:?}",
@@ -114,16 +116,6 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
     }
     // A position that leads to no re-valued one keeps the value it had: it was a fixed point
     // of its own, and the rounds above only disturb it (a double root is halved again).
-    let mut affected = vec![false; local.len()];
-    let mut work: Vec<usize> = g
-        .nodes
-        .iter()
-        .filter(|&&(i, ..)| revalued[i as usize])
-        .map(|&(i, ..)| i as usize)
-        .collect();
-    for &i in &work {
-        affected[i] = true;
-    }
     while let Some(i) = work.pop() {
         for &k in parents.get(i) {
             let p = g.nodes[k as usize].0 as usize;
