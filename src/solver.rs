@@ -46,10 +46,16 @@
 //! 5. **Double-double.** If that is refused too, the same simplex runs again in double-double
 //!    arithmetic (`src/solver/dd.rs`, about 32 digits), with a tolerance relative to each
 //!    column's (and the objective row's) magnitude of `1e-22`, then of `1e-28`, each answer
-//!    checked and, if refused, computed again from its basis. If no answer passes, the one
-//!    with the narrowest bracket is kept (the pure maximin row against the minimax column
-//!    among the candidates), with the middle of its bracket as the value, and a warning is
-//!    logged.
+//!    checked and, if refused, computed again from its basis.
+//! 6. **Exact.** If that is refused too, and the game has at most [`EXACT_CELLS`] cells, the
+//!    same simplex runs once more on rationals (`num-rational`'s `BigRational`; every `f64`
+//!    payoff is one) with no tolerance and Bland's rule throughout, which cannot cycle: it ends
+//!    at an optimal basis, and its strategies and value are rounded to `f64` only at the end.
+//!    Payoffs a few ulps apart with an equilibrium that mixes weights of 1e-6 defeat both
+//!    double-double runs (a captured 8 × 4 game, `tests/captured.rs`). If no answer passes,
+//!    the one with the narrowest bracket is kept (the pure maximin row against the minimax
+//!    column among the candidates), with the middle of its bracket as the value, and a
+//!    warning is logged.
 //!
 //! # Preconditions
 //! Payoffs must be finite (no NaN or infinities; checked by `debug_assert!` only), and so must
@@ -57,6 +63,7 @@
 
 use check::{ACCEPT, MAGNITUDE, bracket, gap};
 use dd::Dd;
+use num_rational::BigRational;
 use refine::Refiner;
 use simplex::{Rules, Tableau, normalise_both, simplex};
 
@@ -94,6 +101,13 @@ const EPS: f64 = 1e-9;
 /// rounding noise (2⁻¹⁰⁴ ≈ 5e-32 of that magnitude); a smaller one keeps genuine entries the
 /// first would take for zeros.
 const PRECISE_EPS: [f64; 2] = [1e-22, 1e-28];
+/// The largest game (rows × columns) the exact simplex is tried on. Its numbers grow with each
+/// pivot to hundreds of bits, and every operation reduces a fraction: on random games with
+/// 53-bit payoffs it took 28 ms at 8 × 8, 51 ms at 12 × 12, 210 ms at 16 × 16 and 740 ms at
+/// 20 × 20. It only runs where both double-double runs were refused (once in the 4-piece
+/// tablebase builds and `quill exploit` runs of issue 14); a larger such game keeps its best
+/// candidate, with a warning.
+const EXACT_CELLS: usize = 144;
 
 /// A reusable workspace for solving matrix games without allocating.
 ///
@@ -105,6 +119,8 @@ pub struct Solver {
     tableau: Tableau<f64>,
     /// The double-double tableau, for games the `f64` one gets wrong.
     precise: Tableau<Dd>,
+    /// The exact tableau, for the rare game both get wrong.
+    exact: Tableau<BigRational>,
     /// Column maxima, for the saddle-point check; then what the row strategy earns against
     /// each column, for the check of an answer.
     col_max: Vec<f64>,
@@ -133,6 +149,8 @@ struct Stats {
     precise: bool,
     /// An answer was computed again from its basis, and that one kept.
     refined: bool,
+    /// Both double-double runs were refused and the exact simplex tried.
+    exact: bool,
     fell_back: bool,
 }
 
@@ -268,7 +286,10 @@ impl Solver {
         let mut gaps = Vec::new();
         // The best candidate so far: its gap and solution; the pure pair to start with.
         let mut best = (sec.minimax - sec.maximin, None);
-        for run in 0..=PRECISE_EPS.len() {
+        for run in 0..=PRECISE_EPS.len() + 1 {
+            if run > PRECISE_EPS.len() && rows * cols > EXACT_CELLS {
+                break;
+            }
             let g = self.attempt(payoff, sec, run, accept);
             if matches!(g, Ok(g) if g <= accept) {
                 return;
@@ -319,20 +340,20 @@ impl Solver {
         run: usize,
         accept: f64,
     ) -> Result<f64, &'static str> {
-        let outcome = match run.checked_sub(1).and_then(|k| PRECISE_EPS.get(k)) {
+        let outcome = match run.checked_sub(1).map(|k| PRECISE_EPS.get(k)) {
             None => self.simplex_f64_twice(payoff, sec),
-            Some(&eps) => self.simplex_dd(payoff, sec, eps),
+            Some(Some(&eps)) => self.simplex_dd(payoff, sec, eps),
+            Some(None) => self.simplex_exact(payoff, sec),
         };
         let first = outcome.map(|()| gap(payoff, &self.solution, &mut self.col_max));
         if matches!(first, Ok(g) if g <= accept) {
             return first;
         }
-        if run == 0 {
-            self.tableau
-                .basis(&mut self.refiner.rows, &mut self.refiner.cols);
-        } else {
-            self.precise
-                .basis(&mut self.refiner.rows, &mut self.refiner.cols);
+        let (rows, cols) = (&mut self.refiner.rows, &mut self.refiner.cols);
+        match run {
+            0 => self.tableau.basis(rows, cols),
+            _ if run <= PRECISE_EPS.len() => self.precise.basis(rows, cols),
+            _ => self.exact.basis(rows, cols),
         }
         let spare = &mut self.spare;
         spare.rows.clone_from(&self.solution.rows);
@@ -395,6 +416,28 @@ impl Solver {
         );
         simplex(
             &mut self.precise,
+            payoff,
+            sec,
+            rules,
+            &mut self.solution,
+            &mut self.stats,
+        )
+    }
+
+    /// As [`Solver::simplex_f64`], in exact rational arithmetic: no tolerance (a pivot must be
+    /// positive, a reduced cost negative) and Bland's rule from the start, which cannot cycle,
+    /// so the run ends at an optimal basis unless the pivot cap stops it.
+    fn simplex_exact(&mut self, payoff: &[f64], sec: &Security) -> Result<(), &'static str> {
+        let (m, n) = (self.solution.rows.len(), self.solution.cols.len());
+        let rules = Rules {
+            bland_after: 0,
+            eps: 0.0,
+            relative: false,
+            ..self.rules(m, n, 0.0, false)
+        };
+        self.stats.exact = true;
+        simplex(
+            &mut self.exact,
             payoff,
             sec,
             rules,

@@ -179,3 +179,52 @@ fn a_pivot_on_rounding_noise_is_refused() {
     // The double-double simplex itself got it right (the `f64` basis was not optimal).
     assert!(solver.stats.precise && !solver.stats.refined);
 }
+
+/// An 8×4 game (from `quill exploit --classic` on `N1n2/p4/3PP/5/5` with the classic 4-piece
+/// table) whose value lies 8e-13 above its maximin row's 1 − 4.156e-7: the minimiser mixes
+/// column 2 with weights of about 8.3e-7 and 1.2e-6 on columns 0 and 1. Before: gap 4.156e-7
+/// in every run, the pure pair kept, value 0.9999997922 (the middle of the bracket).
+const TINY_MIX_8X4: [f64; 32] = [
+    1.0,
+    1.0,
+    0.9999995843751974,
+    1.0,
+    0.5,
+    1.0,
+    1.0,
+    1.0,
+    1.0,
+    0.6470588235294117,
+    1.0,
+    0.6470588235294117,
+    1.0,
+    0.6470588235294118,
+    1.0,
+    1.0,
+    1.0,
+    0.24999999999999997,
+    1.0,
+    1.0,
+    1.0,
+    0.24999999999999997,
+    1.0,
+    1.0,
+    1.0,
+    0.24999999999999997,
+    0.9999995843751973,
+    1.0,
+    1.0,
+    0.24999999999999997,
+    1.0,
+    1.0,
+];
+
+/// Its value by `solve_game_exact`: 3579248753585588567196601155584 / 3579255943770945339957060166895.
+const TINY_MIX_VALUE: f64 = 0.9999995843760323;
+
+#[test]
+fn a_mix_of_tiny_weights_is_found_by_the_exact_simplex() {
+    let solver = solved_exactly(&TINY_MIX_8X4, 8, 4, TINY_MIX_VALUE, 1e-16);
+    // Payoffs one ulp apart (rows 2 and 3, rows 0 and 6) defeat the double-double runs too.
+    assert!(solver.stats.exact);
+}
