@@ -47,7 +47,7 @@
 //!    arithmetic (`src/solver/dd.rs`, about 32 digits), with a tolerance relative to each
 //!    column's (and the objective row's) magnitude of `1e-22`, then of `1e-28`, each answer
 //!    checked and, if refused, computed again from its basis.
-//! 6. **Exact.** If that is refused too, and the game has at most [`EXACT_CELLS`] cells, the
+//! 6. **Exact.** If that is refused too, and the game has at most 144 cells (`EXACT_CELLS`), the
 //!    same simplex runs once more on rationals (`num-rational`'s `BigRational`; every `f64`
 //!    payoff is one) with no tolerance and Bland's rule throughout, which cannot cycle: it ends
 //!    at an optimal basis, and its strategies and value are rounded to `f64` only at the end.
