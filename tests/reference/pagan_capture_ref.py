@@ -40,40 +40,43 @@ KING = [[t for t in (sq(fr(s)[0] + dx, fr(s)[1] + dy) for dx, dy in DIRS) if t i
         for s in range(N)]
 
 
+def slides(f, r, dirs, occupied, lone, withdraws):
+    """(target, captures) of a slide of 1 or 2 squares along each of `dirs` over empty squares:
+    a Pagan's (`withdraws`: it captures a king straight behind it) or a Wazir's (it captures by
+    landing on the king)."""
+    out = []
+    for dx, dy in dirs:
+        behind = withdraws and sq(f - dx, r - dy) == lone
+        for n in (1, 2):
+            t = sq(f + dx * n, r + dy * n)
+            if t is None:
+                break
+            if t == lone and not withdraws:
+                out.append((t, True))
+                break
+            if t in occupied:
+                break
+            out.append((t, behind))
+    return out
+
+
 def piece_moves(kind, s, occupied, lone):
     """(target, captures the lone king) for a piece of `kind` on `s`."""
     f, r = fr(s)
-    out = []
     if kind == 'G':
-        for dx, dy in DIRS:
-            withdraws = sq(f - dx, r - dy) == lone
-            for n in (1, 2):
-                t = sq(f + dx * n, r + dy * n)
-                if t is None or t in occupied:
-                    break
-                out.append((t, withdraws))
-    elif kind == 'W':
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            for n in (1, 2):
-                t = sq(f + dx * n, r + dy * n)
-                if t is None:
-                    break
-                if t == lone:
-                    out.append((t, True))
-                    break
-                if t in occupied:
-                    break
+        return slides(f, r, DIRS, occupied, lone, True)
+    if kind == 'W':
+        return slides(f, r, ((1, 0), (-1, 0), (0, 1), (0, -1)), occupied, lone, False)
+    out = []  # 'A': a diagonal step, or a leap of two
+    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        for n in (1, 2):
+            t = sq(f + dx * n, r + dy * n)
+            if t is None:
+                continue
+            if t == lone:
+                out.append((t, True))
+            elif t not in occupied:
                 out.append((t, False))
-    else:  # 'A'
-        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-            for n in (1, 2):
-                t = sq(f + dx * n, r + dy * n)
-                if t is None:
-                    continue
-                if t == lone:
-                    out.append((t, True))
-                elif t not in occupied:
-                    out.append((t, False))
     return out
 
 
