@@ -101,6 +101,25 @@ const EPS: f64 = 1e-9;
 /// rounding noise (2⁻¹⁰⁴ ≈ 5e-32 of that magnitude); a smaller one keeps genuine entries the
 /// first would take for zeros.
 const PRECISE_EPS: [f64; 2] = [1e-22, 1e-28];
+/// One run of the simplex in [`Solver::mixed`]: its number type and tolerance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Arithmetic {
+    /// `f64` with [`EPS`] (again with Bland's rule if Dantzig's pivots fail).
+    F64,
+    /// Double-double with a relative tolerance of [`PRECISE_EPS`].
+    Dd(f64),
+    /// Rationals, with no tolerance (games of at most [`EXACT_CELLS`] cells).
+    Exact,
+}
+
+/// The runs in the order they are tried.
+const RUNS: [Arithmetic; 4] = [
+    Arithmetic::F64,
+    Arithmetic::Dd(PRECISE_EPS[0]),
+    Arithmetic::Dd(PRECISE_EPS[1]),
+    Arithmetic::Exact,
+];
+
 /// The largest game (rows × columns) the exact simplex is tried on. Its numbers grow with each
 /// pivot to hundreds of bits, and every operation reduces a fraction: on random games with
 /// 53-bit payoffs it took 28 ms at 8 × 8, 51 ms at 12 × 12, 210 ms at 16 × 16 and 740 ms at
@@ -276,25 +295,25 @@ impl Solver {
     }
 
     /// Solves a game without a saddle point (so `hi > lo` and both players have at least two
-    /// strategies): the `f64` simplex, then the double-double one at each tolerance of
-    /// [`PRECISE_EPS`] in turn, each answer checked on the payoffs and, if refused, computed
-    /// again from its basis ([`Solver::attempt`]); if none is accepted, the candidate with the
-    /// smallest gap, the pure pair included.
+    /// strategies): each of [`RUNS`] in turn (the exact one only up to [`EXACT_CELLS`] cells),
+    /// each answer checked on the payoffs and, if refused, computed again from its basis
+    /// ([`Solver::attempt`]); if none is accepted, the candidate with the smallest gap, the
+    /// pure pair included.
     fn mixed(&mut self, payoff: &[f64], rows: usize, cols: usize, sec: &Security) {
         let rounding = MAGNITUDE * sec.hi.abs().max(sec.lo.abs());
         let accept = self.accept.unwrap_or(ACCEPT) * (sec.hi - sec.lo) + rounding;
         let mut gaps = Vec::new();
         // The best candidate so far: its gap and solution; the pure pair to start with.
         let mut best = (sec.minimax - sec.maximin, None);
-        for run in 0..=PRECISE_EPS.len() + 1 {
-            if run > PRECISE_EPS.len() && rows * cols > EXACT_CELLS {
+        for run in RUNS {
+            if run == Arithmetic::Exact && rows * cols > EXACT_CELLS {
                 break;
             }
             let g = self.attempt(payoff, sec, run, accept);
             if matches!(g, Ok(g) if g <= accept) {
                 return;
             }
-            if run == 0 {
+            if run == Arithmetic::F64 {
                 log::debug!("solver: f64 simplex {g:?} on a {rows}x{cols} game: {payoff:?}");
                 self.stats.precise = true;
             }
@@ -314,7 +333,8 @@ impl Solver {
         log::log!(
             level,
             "solver: no acceptable solution of a {rows}x{cols} game (gaps of the f64 and \
-             double-double simplex runs: {gaps:?}, pure {:e}); keeping the smallest",
+             double-double (and exact) simplex runs: {gaps:?}, pure {:e}); keeping the \
+             smallest",
             sec.minimax - sec.maximin
         );
         match best.1 {
@@ -329,21 +349,20 @@ impl Solver {
         self.solution.value = 0.5 * (earned + conceded);
     }
 
-    /// Run `run` of [`Solver::mixed`] (0 the `f64` simplex, again with Bland's rule if
-    /// Dantzig's pivots fail; then the double-double one with `PRECISE_EPS[run - 1]`), its
-    /// answer written to the solution and its gap returned. An answer wider than `accept` is
-    /// computed again from the run's final basis ([`refine`]) and the narrower one kept.
+    /// Run `run` of [`Solver::mixed`], its answer written to the solution and its gap
+    /// returned. An answer wider than `accept` is computed again from the run's final basis
+    /// ([`refine`]) and the narrower one kept.
     fn attempt(
         &mut self,
         payoff: &[f64],
         sec: &Security,
-        run: usize,
+        run: Arithmetic,
         accept: f64,
     ) -> Result<f64, &'static str> {
-        let outcome = match run.checked_sub(1).map(|k| PRECISE_EPS.get(k)) {
-            None => self.simplex_f64_twice(payoff, sec),
-            Some(Some(&eps)) => self.simplex_dd(payoff, sec, eps),
-            Some(None) => self.simplex_exact(payoff, sec),
+        let outcome = match run {
+            Arithmetic::F64 => self.simplex_f64_twice(payoff, sec),
+            Arithmetic::Dd(eps) => self.simplex_dd(payoff, sec, eps),
+            Arithmetic::Exact => self.simplex_exact(payoff, sec),
         };
         let first = outcome.map(|()| gap(payoff, &self.solution, &mut self.col_max));
         if matches!(first, Ok(g) if g <= accept) {
@@ -351,9 +370,9 @@ impl Solver {
         }
         let (rows, cols) = (&mut self.refiner.rows, &mut self.refiner.cols);
         match run {
-            0 => self.tableau.basis(rows, cols),
-            _ if run <= PRECISE_EPS.len() => self.precise.basis(rows, cols),
-            _ => self.exact.basis(rows, cols),
+            Arithmetic::F64 => self.tableau.basis(rows, cols),
+            Arithmetic::Dd(_) => self.precise.basis(rows, cols),
+            Arithmetic::Exact => self.exact.basis(rows, cols),
         }
         let spare = &mut self.spare;
         spare.rows.clone_from(&self.solution.rows);
@@ -431,8 +450,6 @@ impl Solver {
         let (m, n) = (self.solution.rows.len(), self.solution.cols.len());
         let rules = Rules {
             bland_after: 0,
-            eps: 0.0,
-            relative: false,
             ..self.rules(m, n, 0.0, false)
         };
         self.stats.exact = true;

@@ -239,7 +239,7 @@ impl Endgame {
             cells.extend(state.children.iter().map(|&c| {
                 self.states[c as usize]
                     .terminal
-                    .unwrap_or(-f64::from(c) - 1.0)
+                    .unwrap_or_else(|| crate::tablebase::exact::position_cell(c as usize))
             }));
         }
         let residual = crate::tablebase::exact::polish(

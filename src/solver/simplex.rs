@@ -26,7 +26,7 @@ pub(super) trait Scalar:
     /// The number equal to `x`.
     fn of(x: f64) -> Self;
     /// The nearest `f64`.
-    fn to_f64(self) -> f64;
+    fn to_f64(&self) -> f64;
     /// The affine map `(a − lo) · scale + offset` that loads payoffs spread over `range` into
     /// the tableau, as `(scale, offset, 1/scale)`: `1/range` and 1 (entries in `[1, 2]`, which
     /// the fixed tolerances of a rounding type are tuned for) unless the type is exact.
@@ -43,8 +43,8 @@ impl Scalar for f64 {
     fn of(x: f64) -> f64 {
         x
     }
-    fn to_f64(self) -> f64 {
-        self
+    fn to_f64(&self) -> f64 {
+        *self
     }
 }
 
@@ -52,8 +52,8 @@ impl Scalar for Dd {
     fn of(x: f64) -> Dd {
         Dd::of(x)
     }
-    fn to_f64(self) -> f64 {
-        Dd::to_f64(self)
+    fn to_f64(&self) -> f64 {
+        Dd::to_f64(*self)
     }
 }
 
@@ -62,8 +62,8 @@ impl Scalar for BigRational {
         // Every finite `f64` is a rational; the solver's payoffs are finite (its precondition).
         BigRational::from_float(x).unwrap_or_default()
     }
-    fn to_f64(self) -> f64 {
-        ToPrimitive::to_f64(&self).unwrap_or(f64::NAN)
+    fn to_f64(&self) -> f64 {
+        ToPrimitive::to_f64(self).unwrap_or(f64::NAN)
     }
     /// A shift by `range` alone (entries in `[range, 2 range]`, positive as the method needs):
     /// a division by `range` would give every entry its odd factors, and each operation a
@@ -106,7 +106,7 @@ pub(super) struct Rules {
 
 /// What [`Rules::eps`] is multiplied by for a test on `entries`: 1 under an absolute rule,
 /// else the largest magnitude among them (at least 1).
-fn scale<T: Scalar>(rules: Rules, entries: impl Iterator<Item = T>) -> f64 {
+fn scale<'a, T: Scalar + 'a>(rules: Rules, entries: impl Iterator<Item = &'a T>) -> f64 {
     if !rules.relative {
         return 1.0;
     }
@@ -177,7 +177,7 @@ impl<T: Scalar> Tableau<T> {
                 return Err("pivot cap reached");
             }
             let p = self.leaving_row(q, bland, rules).ok_or("no pivot row")?;
-            if self.t[p * w + n].clone().to_f64() <= eps {
+            if self.t[p * w + n].to_f64() <= eps {
                 degenerate_run += 1;
                 bland |= degenerate_run > rules.bland_after;
             } else {
@@ -187,7 +187,7 @@ impl<T: Scalar> Tableau<T> {
             run.pivots += 1;
         }
         let sum_y = self.t[m * w + n].clone();
-        let s = sum_y.clone().to_f64();
+        let s = sum_y.to_f64();
         if !(s > eps && s.is_finite()) {
             return Err("non-positive objective");
         }
@@ -202,12 +202,12 @@ impl<T: Scalar> Tableau<T> {
         cols.fill(0.0);
         for (c, &label) in self.col_labels.iter().enumerate() {
             if label >= n {
-                rows[label - n] = self.t[m * w + c].clone().to_f64().max(0.0);
+                rows[label - n] = self.t[m * w + c].to_f64().max(0.0);
             }
         }
         for (r, &label) in self.row_labels.iter().enumerate() {
             if label < n {
-                cols[label] = self.t[r * w + n].clone().to_f64().max(0.0);
+                cols[label] = self.t[r * w + n].to_f64().max(0.0);
             }
         }
     }
@@ -230,7 +230,7 @@ impl<T: Scalar> Tableau<T> {
         let (m, n, w) = (self.m, self.n, self.n + 1);
         let objective = &self.t[m * w..m * w + n];
         let mut q = None;
-        let mut best = T::of(-rules.eps * scale(rules, objective.iter().cloned()));
+        let mut best = T::of(-rules.eps * scale(rules, objective.iter()));
         let mut best_label = usize::MAX;
         for (c, d) in objective.iter().enumerate() {
             if bland {
@@ -249,7 +249,7 @@ impl<T: Scalar> Tableau<T> {
     /// near-ties go to the lowest label under Bland's rule, else to the largest pivot.
     fn leaving_row(&self, q: usize, bland: bool, rules: Rules) -> Option<usize> {
         let (m, n, w) = (self.m, self.n, self.n + 1);
-        let column = self.t.chunks_exact(w).take(m).map(|row| row[q].clone());
+        let column = self.t.chunks_exact(w).take(m).map(|row| &row[q]);
         let least = T::of(rules.eps * scale(rules, column));
         let eps = T::of(rules.eps);
         let mut best: Option<(usize, T, T)> = None;

@@ -25,8 +25,18 @@ use crate::solver::Solver;
 pub(super) type Node = (u32, u16, u16, usize);
 
 /// A cell of an iterated position's matrix: a constant payoff (≥ 0) or, as `-(index + 1)`,
-/// the position `index` of the signature being solved.
+/// the position `index` of the signature being solved ([`position_cell`], [`cell_position`]).
 pub(super) type Cell = f64;
+
+/// The cell that stands for the value of position `index`.
+pub(crate) fn position_cell(index: usize) -> Cell {
+    -(index as f64) - 1.0
+}
+
+/// The position a cell stands for, if it is not a constant.
+pub(super) fn cell_position(c: Cell) -> Option<usize> {
+    (c < 0.0).then(|| (-c - 1.0) as usize)
+}
 
 /// The graph of a signature's iterated positions, as the builder holds it.
 pub(super) struct Graph {
@@ -74,13 +84,11 @@ impl Graph {
     ) -> &'s crate::solver::Solution {
         let (_, m, n, _) = self.nodes[k];
         payoff.clear();
-        payoff.extend(self.cells_of(k).iter().map(|&c| {
-            if c < 0.0 {
-                local[(-c - 1.0) as usize]
-            } else {
-                c
-            }
-        }));
+        payoff.extend(
+            self.cells_of(k)
+                .iter()
+                .map(|&c| cell_position(c).map_or(c, |j| local[j])),
+        );
         solver.solve(payoff, usize::from(m), usize::from(n))
     }
 }
@@ -156,12 +164,11 @@ fn chain(
                 }
                 let p = keep * pa * pb;
                 let c = cells[a * n + b];
-                if c >= 0.0 {
+                let Some(j) = cell_position(c) else {
                     rhs += p * c;
                     exit += p;
                     continue;
-                }
-                let j = (-c - 1.0) as usize;
+                };
                 let node = g.node_of[j];
                 if node == u32::MAX {
                     rhs += p * local[j];

@@ -195,7 +195,7 @@ fn cell(table: &Tablebase, sig: Signature, child: &Position, values: &[f64]) -> 
         .index(cs, canonical(pieces_of(child)))
         .expect("a child of a table position is in the table");
     if cs == sig {
-        -(ci as f64) - 1.0
+        super::exact::position_cell(ci as usize)
     } else {
         let off = table.offset(cs).expect("a child signature of the table");
         values[(off + ci) as usize]
@@ -213,8 +213,7 @@ impl Parents {
         let children = |k: usize| {
             g.cells_of(k)
                 .iter()
-                .filter(|&&c| c < 0.0)
-                .map(|&c| (-c - 1.0) as usize)
+                .filter_map(|&c| super::exact::cell_position(c))
         };
         let mut first = vec![0usize; count + 1];
         for k in 0..g.nodes.len() {

@@ -129,6 +129,9 @@ def solve(a_kind, b_kind, can_pass):
 
 def main():
     pairs = sys.argv[1:] or ['GG', 'WG', 'AG', 'WW', 'WA', 'AA']
+    bad = [p for p in pairs if len(p) != 2 or any(k not in 'WAG' for k in p)]
+    if bad:
+        sys.exit(f'not a pair of W, A and G: {" ".join(bad)} (say GG, WG, AG, WW, WA or AA)')
     for pair in pairs:
         for can_pass in (False, True):
             won = solve(pair[0], pair[1], can_pass)
