@@ -62,6 +62,19 @@ impl Score {
         }
     }
 
+    /// A payoff of the sealed search (0 … 1 for the mover) that a tablebase took part in:
+    /// a decided game is a win or a loss whose length the table does not know, reported as
+    /// ±[`TABLE_WIN`] centipawns (as engines report tablebase wins), not as a mate.
+    pub(crate) fn from_table_value(value: f64) -> Score {
+        if value >= 1.0 {
+            Score::Cp(TABLE_WIN)
+        } else if value <= 0.0 {
+            Score::Cp(-TABLE_WIN)
+        } else {
+            Score::Cp(centipawns(value))
+        }
+    }
+
     /// The centipawns of a score, a won or lost game counted as ±`search::WIN` (for
     /// comparisons and adjudication).
     pub fn centipawns(self) -> i32 {
@@ -72,6 +85,10 @@ impl Score {
         }
     }
 }
+
+/// The centipawns of a sealed game a tablebase shows won, of unknown length: above any
+/// estimate (at most 1600), below any mate.
+pub const TABLE_WIN: i32 = 10_000;
 
 /// A payoff strictly between 0 and 1 as centipawns (logistic scale, clamped to ±1600).
 fn centipawns(value: f64) -> i32 {

@@ -95,10 +95,15 @@ pub struct Limits {
     /// centipawns, within ±[`MAX_CONTEMPT`] (larger values count as that bound); negative
     /// values make the engine seek draws. Default [`DEFAULT_CONTEMPT`].
     pub contempt: i32,
+    /// The sealed search (Apocalypse) probes the tables built into the binary
+    /// (`crate::tablebase::builtin`) where the loaded ones hold nothing: a session's
+    /// `BuiltinTablebase`, on in every session. Off by default, so that the library's
+    /// searches (`quill bench`, the benches, the tests) do not depend on them.
+    pub builtin_tables: bool,
 }
 
 impl Default for Limits {
-    /// No limit at all, and the default contempt.
+    /// No limit at all, the default contempt, no built-in tables.
     fn default() -> Limits {
         Limits {
             depth: None,
@@ -106,6 +111,7 @@ impl Default for Limits {
             nodes: None,
             exact: false,
             contempt: DEFAULT_CONTEMPT,
+            builtin_tables: false,
         }
     }
 }

@@ -67,6 +67,10 @@ pub(crate) struct ExploitArgs {
     /// solved anew either way.
     #[arg(long, value_name = "PATH")]
     tablebase: Option<String>,
+    /// Search without the built-in 4-piece tables, as `BuiltinTablebase` false (the bare
+    /// search, or only the tables of `--tablebase`).
+    #[arg(long)]
+    no_builtin_tablebase: bool,
     /// Also print the exploitability of every iteration the search completed before its
     /// answer (how it falls with depth), one line each.
     #[arg(long)]
@@ -343,6 +347,7 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
         nodes: None,
         // As `go movetime`: the time is used whole.
         exact: args.depth.is_none(),
+        builtin_tables: !args.no_builtin_tablebase,
         ..quill::search::Limits::default()
     };
     if let Some(path) = &args.tablebase {

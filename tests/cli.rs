@@ -110,8 +110,16 @@ fn exploit_measures_every_position_it_can_and_names_the_ones_it_cannot() {
 fn exploit_each_depth_measures_every_iteration_before_the_answer() {
     // `--each-depth`: one line per completed iteration below the answer's depth, in order,
     // then the answer's line; without it, the answer's line alone.
+    // Without the built-in tables: a 4-piece root inside them is answered at depth 1.
     let fen = "5/1P3/2p2/4p/1N3";
-    let args = ["exploit", "--depth", "3", "--fen", fen];
+    let args = [
+        "exploit",
+        "--depth",
+        "3",
+        "--fen",
+        fen,
+        "--no-builtin-tablebase",
+    ];
     let out = quill(&[&args[..], &["--each-depth"]].concat(), "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -127,6 +135,23 @@ fn exploit_each_depth_measures_every_iteration_before_the_answer() {
     let plain = text(&plain.stdout);
     assert_eq!(plain.lines().next(), Some(lines[2]), "{plain}");
     assert_eq!(plain.lines().count(), 2, "{plain}");
+}
+
+#[test]
+fn exploit_searches_with_the_built_in_tables_unless_told_not_to() {
+    // A 4-piece root: the built-in table's equilibrium at once
+    // (depth 1, unexploitable); the bare search's depth 1 is exploitable.
+    let args = ["exploit", "--depth", "1", "--fen", "1N3/5/p4/4P/n4"];
+    let with = text(&quill(&args, "").stdout);
+    assert!(with.contains("Worst exploitability: 0.000000"), "{with}");
+    let bare = quill(&[&args[..], &["--no-builtin-tablebase"]].concat(), "");
+    let bare = text(&bare.stdout);
+    let worst = bare
+        .lines()
+        .find_map(|l| l.strip_prefix("Worst exploitability: "))
+        .and_then(|v| v.parse::<f64>().ok())
+        .expect("a worst exploitability");
+    assert!(worst > 1e-3, "{bare}");
 }
 
 #[test]

@@ -24,6 +24,8 @@ pub(crate) struct Options {
     pub(crate) hash_mib: usize,
     /// What a draw costs the side to move at the root, in centipawns (`Contempt`).
     pub(crate) contempt: i32,
+    /// The sealed search probes the built-in tables (`BuiltinTablebase`).
+    pub(crate) builtin_tables: bool,
 }
 
 /// Largest seed a GUI may set (UCI `spin` maximum).
@@ -74,6 +76,7 @@ impl Core {
             commit: false,
             hash_mib: TransTable::DEFAULT_MIB,
             contempt: crate::search::DEFAULT_CONTEMPT,
+            builtin_tables: true,
         };
         let game = Game::start(Variant::DEFAULT);
         Core {
@@ -111,6 +114,11 @@ impl Core {
     /// What a draw costs the side to move at the root (`Contempt`).
     pub(crate) fn contempt(&self) -> i32 {
         self.options.contempt
+    }
+
+    /// Whether the sealed search probes the built-in tables (`BuiltinTablebase`).
+    pub(crate) fn builtin_tables(&self) -> bool {
+        self.options.builtin_tables
     }
 
     /// Whether commit–reveal mode is on.

@@ -34,6 +34,7 @@ impl Session {
         self.next_worker += 1;
         if let Job::Think { limits, .. } = &mut job {
             limits.contempt = self.core.contempt();
+            limits.builtin_tables = self.core.builtin_tables();
         }
         match Worker::start(
             self.next_worker,

@@ -64,8 +64,8 @@ impl SealedRules for Position {
         mv.to_wire()
     }
 
-    fn shared_probe() -> Option<SharedProbe<Position>> {
-        active_probe()
+    fn shared_probe(builtin: bool) -> Option<SharedProbe<Position>> {
+        active_probe(builtin)
     }
 }
 
@@ -93,22 +93,44 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The probe the sealed searches of Apocalypse consult now. It lives here, not with the
-/// tablebase, so that the search depends on no table format: the tablebase sets it, the
-/// search reads it.
-static ACTIVE: std::sync::RwLock<Option<SharedProbe>> = std::sync::RwLock::new(None);
+/// The probes the sealed searches of Apocalypse consult now: the loaded tables alone, and the
+/// loaded tables over the built-in ones. They live here, not with the tablebase, so that the
+/// search depends on no table format: the tablebase sets them, the search reads them.
+static ACTIVE: std::sync::RwLock<Probes> = std::sync::RwLock::new(Probes {
+    loaded: None,
+    with_builtin: None,
+});
 
-/// Makes `probe` the one every later sealed search of Apocalypse consults (`None`: no probe).
-pub(crate) fn set_probe(probe: Option<SharedProbe>) {
-    *ACTIVE
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = probe;
+/// The two probes of [`ACTIVE`].
+pub(crate) struct Probes {
+    /// The loaded tables (`TablebasePath`), if any.
+    pub(crate) loaded: Option<SharedProbe>,
+    /// The loaded tables, then the built-in ones; `None` until tables are loaded (the
+    /// built-in ones alone are then asked, [`crate::tablebase::builtin::probe`]).
+    pub(crate) with_builtin: Option<SharedProbe>,
 }
 
-/// The probe set by [`set_probe`], if any.
-fn active_probe() -> Option<SharedProbe> {
-    ACTIVE
+/// Makes `probes` the ones every later sealed search of Apocalypse consults.
+pub(crate) fn set_probe(probes: Probes) {
+    *ACTIVE
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = probes;
+}
+
+/// The probe a search consults: with `builtin` the loaded tables over the built-in ones,
+/// else the loaded ones, if any.
+fn active_probe(builtin: bool) -> Option<SharedProbe> {
+    let probes = ACTIVE
         .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if builtin {
+        Some(
+            probes
+                .with_builtin
+                .clone()
+                .unwrap_or_else(crate::tablebase::builtin::probe),
+        )
+    } else {
+        probes.loaded.clone()
+    }
 }

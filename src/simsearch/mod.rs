@@ -67,7 +67,7 @@ use crate::variant::Side;
 use crate::variants::apocalypse::{Move, Position};
 
 pub use apocalypse::key;
-pub(crate) use apocalypse::set_probe;
+pub(crate) use apocalypse::{Probes, set_probe};
 pub use root::{analyse, choose, choose_with_table};
 pub use rules::{Probe, SealedRules, SharedProbe};
 pub use tt::{JointTable, JointTableError};
@@ -187,6 +187,9 @@ pub struct Searcher<'a, G: SealedRules = Position> {
     /// The per-move work of the node one turn above the leaves being valued (there is one
     /// at a time: its children are leaves).
     frontier: G::Frontier,
+    /// The probe may know the leaves below that node ([`Probe::covers_children`]): they
+    /// are built and asked about.
+    leaf_probe: bool,
 }
 
 impl<'a, G: SealedRules> Searcher<'a, G> {
@@ -221,6 +224,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
             root_depth: 0,
             partial: None,
             frontier: G::Frontier::default(),
+            leaf_probe: false,
         }
     }
 
@@ -305,7 +309,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         (white, black): (&[G::Move], &[G::Move]),
         (i, j): (usize, usize),
     ) -> Option<f64> {
-        if self.probe.is_some() {
+        if self.leaf_probe {
             return Some(self.leaf_value(&pos.joint(white[i], black[j])));
         }
         self.stats.nodes += 1;
@@ -330,6 +334,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     /// Prepares the frontier for the cells of `pos` over `white` × `black`, a node one turn
     /// above the leaves, before any is valued ([`Searcher::leaf_after`]).
     fn prepare_frontier(&mut self, pos: &G, (white, black): (&[G::Move], &[G::Move])) {
+        self.leaf_probe = self.probe.is_some_and(|p| p.covers_children(pos));
         pos.prepare_frontier(white, black, &mut self.frontier);
     }
 

@@ -29,7 +29,7 @@ pub fn analyse<G: SealedRules>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Analysis<G::Move>),
 ) -> Option<Analysis<G::Move>> {
-    let probe = G::shared_probe();
+    let probe = G::shared_probe(limits.builtin_tables);
     let mut s = Searcher::new(limits, stop);
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());
@@ -246,7 +246,7 @@ pub fn choose_with_table<G: SealedRules>(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let probe = G::shared_probe();
+    let probe = G::shared_probe(limits.builtin_tables);
     let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());
@@ -282,7 +282,12 @@ fn to_choice<G: SealedRules>(a: &Analysis<G::Move>, side: Side, pick: usize) -> 
         mv: G::wire(mv),
         strategy: mine.iter().map(|&(m, p)| (G::wire(m), p)).collect(),
         value,
-        score: crate::choice::Score::from_value(value, a.depth),
+        // A decided value that a table took part in has no known length: not a mate.
+        score: if a.stats.probe_hits > 0 {
+            crate::choice::Score::from_table_value(value)
+        } else {
+            crate::choice::Score::from_value(value, a.depth)
+        },
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,
@@ -303,6 +308,7 @@ impl<G: SealedRules> Searcher<'_, G> {
     ) -> Option<Analysis<G::Move>> {
         let sol = self.probe?.root(pos, white, black)?;
         self.stats.nodes += 1;
+        self.stats.probe_hits += 1;
         let support = |moves: &[G::Move], p: &[f64]| {
             let mut s: Vec<(G::Move, f64)> = moves
                 .iter()

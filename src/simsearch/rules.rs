@@ -84,8 +84,9 @@ pub trait SealedRules: Clone {
     fn wire(mv: Self::Move) -> WireMove;
 
     /// The probe every search of this game consults ([`Probe`]; a tablebase once one is
-    /// loaded), if any. None by default.
-    fn shared_probe() -> Option<SharedProbe<Self>> {
+    /// loaded, and with `builtin` the tables built into the binary), if any. None by default.
+    fn shared_probe(builtin: bool) -> Option<SharedProbe<Self>> {
+        let _ = builtin;
         None
     }
 }
@@ -104,6 +105,14 @@ pub trait Probe<G: SealedRules>: Sync {
     fn root(&self, pos: &G, white: &[G::Move], black: &[G::Move]) -> Option<Solution> {
         let _ = (pos, white, black);
         None
+    }
+
+    /// Whether a position one turn after `pos` may be one the probe knows: where it is not,
+    /// the search values the leaves below `pos` without building them (and without asking).
+    /// True by default.
+    fn covers_children(&self, pos: &G) -> bool {
+        let _ = pos;
+        true
     }
 }
 

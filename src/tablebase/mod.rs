@@ -11,6 +11,7 @@
 //! with 2 points is finished).
 
 pub mod build;
+pub mod builtin;
 pub mod cli;
 pub(crate) mod exact;
 pub mod format;
@@ -208,6 +209,16 @@ impl crate::simsearch::Probe<Position> for Tables {
     ) -> Option<crate::solver::Solution> {
         self.get(pos.rules())?.solve_root(pos, white, black)
     }
+
+    fn covers_children(&self, pos: &Position) -> bool {
+        children_may_be_within(pos, self.get(pos.rules()).map_or(0, |t| t.pieces))
+    }
+}
+
+/// Whether a position one turn after `pos` may have at most `pieces` pieces: a turn removes
+/// at most two (each move one, by capture or collision).
+fn children_may_be_within(pos: &Position, pieces: u32) -> bool {
+    pos.pieces() <= pieces + 2
 }
 
 impl Tables {
@@ -314,10 +325,74 @@ impl std::error::Error for LoadError {}
 /// The most table files read from one directory.
 pub(crate) const MAX_DIRECTORY_FILES: usize = 16;
 
-/// Makes `tables` the ones the sealed search probes (the UCI `TablebasePath` option); empty
-/// tables take the probe away.
+/// The tables the sealed search probes: those loaded from a path (`TablebasePath`,
+/// `egtpath quill`, `--tablebase`), then, for what they do not hold, the built-in ones
+/// ([`builtin`]) when they are in use.
+pub(crate) struct Probing {
+    pub(crate) loaded: Tables,
+    pub(crate) builtin: bool,
+}
+
+impl Probing {
+    /// The table of `rules` that answers for `pos`'s piece count: a loaded one that holds
+    /// it, else the built-in one.
+    fn table(&self, pos: &Position) -> Option<&Tablebase> {
+        let holds = |t: &&Tablebase| pos.pieces() <= t.pieces;
+        self.loaded
+            .get(pos.rules())
+            .filter(holds)
+            .or_else(|| {
+                self.builtin
+                    .then(|| builtin::tables().get(pos.rules()))
+                    .flatten()
+            })
+            .filter(holds)
+    }
+
+    /// The most pieces a table of `rules` in use holds.
+    fn pieces(&self, rules: Rules) -> u32 {
+        let loaded = self.loaded.get(rules).map_or(0, |t| t.pieces);
+        if self.builtin {
+            loaded.max(builtin::PIECES)
+        } else {
+            loaded
+        }
+    }
+}
+
+impl crate::simsearch::Probe<Position> for Probing {
+    fn probe(&self, pos: &Position) -> Option<f64> {
+        self.table(pos)?.unfinished_value(pos)
+    }
+
+    fn root(
+        &self,
+        pos: &Position,
+        white: &[Move],
+        black: &[Move],
+    ) -> Option<crate::solver::Solution> {
+        self.table(pos)?.solve_root(pos, white, black)
+    }
+
+    fn covers_children(&self, pos: &Position) -> bool {
+        children_may_be_within(pos, self.pieces(pos.rules()))
+    }
+}
+
+/// Makes `tables` the loaded ones the sealed search probes (the UCI `TablebasePath` option),
+/// alone and over the built-in ones; empty tables leave only the built-in ones.
 pub fn set_active(tables: Tables) {
-    let probe: Option<crate::simsearch::SharedProbe> =
-        (!tables.is_empty()).then(|| Arc::new(tables) as crate::simsearch::SharedProbe);
-    crate::simsearch::set_probe(probe);
+    let probes = crate::simsearch::Probes {
+        loaded: (!tables.is_empty()).then(|| {
+            Arc::new(Probing {
+                loaded: tables.clone(),
+                builtin: false,
+            }) as crate::simsearch::SharedProbe
+        }),
+        with_builtin: Some(Arc::new(Probing {
+            loaded: tables,
+            builtin: true,
+        })),
+    };
+    crate::simsearch::set_probe(probes);
 }

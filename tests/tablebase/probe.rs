@@ -152,3 +152,43 @@ fn a_partial_table_is_written_read_and_probed() {
     quill::tablebase::set_active(tables);
     unexploitable_at_the_root(&positions);
 }
+
+/// The built-in 4-piece tables, asked for by `Limits::builtin_tables` (a session's
+/// `BuiltinTablebase`): the root strategy of 4-piece positions is unexploitable at depth 1;
+/// without them the same search is exploitable there.
+#[test]
+fn the_built_in_tables_make_four_piece_roots_unexploitable() {
+    let _held = ACTIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    quill::tablebase::set_active(Tables::default());
+    let stop = AtomicBool::new(false);
+    for (fen, rules) in [
+        ("1N3/5/p4/4P/n4", Rules::Seed),
+        ("1N3/5/p4/4P/n4", Rules::Classic),
+    ] {
+        let pos = Position::from_fen(rules, fen).unwrap();
+        let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).unwrap();
+        let worst = |builtin_tables: bool| {
+            let limits = Limits {
+                depth: Some(1),
+                builtin_tables,
+                ..Limits::default()
+            };
+            let a = quill::simsearch::analyse(&pos, &[], &[], limits, &stop, &mut |_| {})
+                .expect("an unfinished root");
+            [Side::White, Side::Black]
+                .map(|side| eg.exploitability(&pos, side, a.strategy(side)).unwrap())
+                .iter()
+                .map(|e| e.exploitability)
+                .fold(0.0, f64::max)
+        };
+        assert!(worst(true) <= 1e-8, "{fen} {rules:?}: {}", worst(true));
+        if rules == Rules::Seed {
+            assert!(
+                worst(false) > 1e-3,
+                "{fen}: the test needs an exploitable search"
+            );
+        }
+    }
+}

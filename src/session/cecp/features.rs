@@ -84,6 +84,7 @@ impl Session {
                     format!("Seed -spin 0 0 {}", crate::session::core::MAX_SEED),
                 ),
                 Feature::quoted("option", "SealedCommit -check 0"),
+                Feature::quoted("option", "BuiltinTablebase -check 1"),
                 // XBoard then sends `egtpath quill PATH` for `-egtFormats quill:PATH`.
                 Feature::quoted("egt", "quill"),
             ],

@@ -58,6 +58,11 @@ impl Core {
             }
             // The Apocalypse tablebase (protocol-docs/tablebase.md): a file or a directory.
             "tablebasepath" => load_tablebase(value),
+            // The built-in 4-piece tables, probed where the loaded ones hold nothing.
+            "builtintablebase" => {
+                self.options.builtin_tables = check(name, value)?;
+                Ok(())
+            }
             "sealedcommit" => {
                 self.options.commit = check(name, value)?;
                 Ok(())

@@ -27,7 +27,7 @@ pub(in crate::session) fn spin(name: &str, default: u64, min: u64, max: u64) -> 
     )
 }
 
-/// A check option's declaration (every one is off by default).
+/// A check option's declaration, off by default.
 pub(in crate::session) fn check(name: &str) -> EngineLine {
     option(name, OptionKind::Check { default: false })
 }
@@ -96,6 +96,7 @@ pub(in crate::session) fn identification() -> Vec<EngineLine> {
                 default: String::new(),
             },
         ),
+        option("BuiltinTablebase", OptionKind::Check { default: true }),
         // Declared because GUIs and python-chess send them unasked; the true ranges of a
         // one-thread, one-line search (see uci.md).
         spin("Threads", 1, 1, 1),
