@@ -336,17 +336,17 @@ pub(crate) struct Probing {
 impl Probing {
     /// The table of `rules` that answers for `pos`'s piece count: a loaded one that holds
     /// it, else the built-in one.
+    /// The piece count is looked at first: a position of more pieces asks no table (and
+    /// does not inflate the built-in ones).
     fn table(&self, pos: &Position) -> Option<&Tablebase> {
-        let holds = |t: &&Tablebase| pos.pieces() <= t.pieces;
-        self.loaded
-            .get(pos.rules())
-            .filter(holds)
-            .or_else(|| {
-                self.builtin
-                    .then(|| builtin::tables().get(pos.rules()))
-                    .flatten()
-            })
-            .filter(holds)
+        let pieces = pos.pieces();
+        if let Some(t) = self.loaded.get(pos.rules()).filter(|t| pieces <= t.pieces) {
+            return Some(t);
+        }
+        if self.builtin && pieces <= builtin::PIECES {
+            return builtin::tables().get(pos.rules());
+        }
+        None
     }
 
     /// The most pieces a table of `rules` in use holds.
