@@ -108,7 +108,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         payoff.clear();
         for &i in rows {
-            payoff.extend(cols.iter().map(|&j| cells.lo[i * cells.n + j]));
+            payoff.extend(cols.iter().map(|&j| cells.lo(i * cells.n + j)));
         }
         self.stats.solves += 1;
         let sol = self.solver.solve(payoff, rows.len(), cols.len());
@@ -173,12 +173,11 @@ impl<G: SealedRules> Searcher<'_, G> {
         j: usize,
     ) {
         let k = i * cells.n + j;
-        if cells.lo[k] == cells.hi[k] || self.aborted {
+        if cells.is_exact(k) || self.aborted {
             return;
         }
         let v = self.child_value(pos, (white, black), (i, j), depth - 1, FULL);
-        cells.lo[k] = v;
-        cells.hi[k] = v;
+        cells.set(k, v);
     }
 
     /// The payoff of one line (a White row when `WHITE`, else a Black column) against the
@@ -204,7 +203,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         for &(o, p) in mix {
             let k = cells.at(line, o, WHITE);
-            if cells.lo[k] == cells.hi[k] {
+            if cells.is_exact(k) {
                 continue;
             }
             let rest = best - p * cells.optimistic(k, WHITE);
@@ -237,54 +236,67 @@ impl<G: SealedRules> Searcher<'_, G> {
             return None;
         }
         if WHITE && v <= t {
-            cells.hi[k] = v.min(cells.hi[k]).max(cells.lo[k]);
+            let [lo, hi] = cells.bounds[k];
+            cells.bounds[k][1] = v.min(hi).max(lo);
             return None;
         }
         if !WHITE && v >= t {
-            cells.lo[k] = v.max(cells.lo[k]).min(cells.hi[k]);
+            let [lo, hi] = cells.bounds[k];
+            cells.bounds[k][0] = v.max(lo).min(hi);
             return None;
         }
-        cells.lo[k] = v;
-        cells.hi[k] = v;
+        cells.set(k, v);
         Some(v)
     }
 }
 
-/// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
+/// Cell bounds of a node's matrix (`[lower, upper]`, equal when exact), row-major with `n`
+/// columns: a cell's two bounds side by side, as they are read together.
 #[derive(Default)]
 pub(super) struct Cells {
-    lo: Vec<f64>,
-    hi: Vec<f64>,
+    bounds: Vec<[f64; 2]>,
     n: usize,
 }
 
 impl Cells {
-    /// The cells of an `m` × `n` matrix, nothing known (every value lies in 0 … 1).
+    /// Nothing known of a cell: every value lies in 0 … 1.
+    const UNKNOWN: [f64; 2] = [0.0, 1.0];
+
+    /// The cells of an `m` × `n` matrix, nothing known.
     pub(super) fn new(m: usize, n: usize) -> Cells {
         Cells {
-            lo: vec![0.0; m * n],
-            hi: vec![1.0; m * n],
+            bounds: vec![Cells::UNKNOWN; m * n],
             n,
         }
     }
 
     /// Makes these the cells of an `m` × `n` matrix, nothing known, keeping the memory.
     pub(super) fn reset(&mut self, m: usize, n: usize) {
-        self.lo.clear();
-        self.lo.resize(m * n, 0.0);
-        self.hi.clear();
-        self.hi.resize(m * n, 1.0);
+        self.bounds.clear();
+        self.bounds.resize(m * n, Cells::UNKNOWN);
         self.n = n;
+    }
+
+    /// The lower bound of cell `k` (its value when exact).
+    fn lo(&self, k: usize) -> f64 {
+        self.bounds[k][0]
+    }
+
+    /// Whether cell `k` is exact.
+    fn is_exact(&self, k: usize) -> bool {
+        let [lo, hi] = self.bounds[k];
+        lo == hi
     }
 
     /// The value of cell `k`, if it is exact.
     pub(super) fn exact(&self, k: usize) -> Option<f64> {
-        (self.lo[k] == self.hi[k]).then_some(self.lo[k])
+        let [lo, hi] = self.bounds[k];
+        (lo == hi).then_some(lo)
     }
 
     /// Makes cell `k` exact at `v`.
     pub(super) fn set(&mut self, k: usize, v: f64) {
-        (self.lo[k], self.hi[k]) = (v, v);
+        self.bounds[k] = [v, v];
     }
 
     /// The index of the cell of `line` (a row when `for_white`, else a column) against the
@@ -299,7 +311,7 @@ impl Cells {
 
     /// The most cell `k` could still be worth to White (`for_white`), or the least (Black).
     fn optimistic(&self, k: usize, for_white: bool) -> f64 {
-        if for_white { self.hi[k] } else { self.lo[k] }
+        self.bounds[k][usize::from(for_white)]
     }
 }
 
