@@ -66,8 +66,8 @@ impl<G: SealedRules> Searcher<'_, G> {
                 self.partial = Some(Solved::new((lower, upper), v, x.clone(), y.clone()));
             }
             // White's best response to y, then Black's to x.
-            let best_w = self.best_response(node, cells, rows, &y, v + GAIN, true);
-            let best_b = self.best_response(node, cells, cols, &x, v - GAIN, false);
+            let best_w = self.best_response::<true>(node, cells, rows, &y, v + GAIN);
+            let best_b = self.best_response::<false>(node, cells, cols, &x, v - GAIN);
             if self.aborted {
                 self.pool.supports.extend([x, y]);
                 continue;
@@ -108,7 +108,7 @@ impl<G: SealedRules> Searcher<'_, G> {
         }
         payoff.clear();
         for &i in rows {
-            payoff.extend(cols.iter().map(|&j| cells.lo[i * cells.n + j]));
+            payoff.extend(cols.iter().map(|&j| cells.lo(i * cells.n + j)));
         }
         self.stats.solves += 1;
         let sol = self.solver.solve(payoff, rows.len(), cols.len());
@@ -120,40 +120,41 @@ impl<G: SealedRules> Searcher<'_, G> {
         ))
     }
 
-    /// The best line outside `restricted` (White rows when `for_white`, else Black columns)
+    /// The best line outside `restricted` (White rows when `WHITE`, else Black columns)
     /// against the other side's `mix`, with its payoff, if one beats `start` (more for White,
-    /// less for Black); else `(start, None)`.
-    fn best_response(
+    /// less for Black); else `(start, None)`. The side is a constant, so that each copy's
+    /// cell arithmetic has no test of it.
+    fn best_response<const WHITE: bool>(
         &mut self,
-        (pos, depth, white, black): NodeMoves<'_, G>,
+        node: NodeMoves<'_, G>,
         cells: &mut Cells,
         restricted: &[usize],
         mix: &[(usize, f64)],
         start: f64,
-        for_white: bool,
     ) -> (f64, Option<usize>) {
-        let lines = if for_white { white.len() } else { black.len() };
+        let (_, _, white, black) = node;
+        let lines = if WHITE { white.len() } else { black.len() };
         let mut best = (start, None);
-        // The restricted lines as a mask where they fit one (a scan of the list for every
-        // line mispredicts its end each time), else the list.
-        let fits = lines <= 128;
-        let mask = if fits {
-            restricted.iter().fold(0u128, |m, &l| m | 1 << l)
-        } else {
-            0
-        };
-        for line in 0..lines {
-            let inside = if fits {
-                mask >> line & 1 != 0
-            } else {
-                restricted.contains(&line)
-            };
-            if inside {
-                continue;
+        if lines <= 128 {
+            // The lines outside the restricted set as a mask, walked bit by bit: a test per
+            // line of whether it is inside mispredicted often.
+            let all = u128::MAX >> (128 - lines);
+            let mut outside = restricted.iter().fold(all, |m, &l| m & !(1 << l));
+            while outside != 0 {
+                let line = outside.trailing_zeros() as usize;
+                outside &= outside - 1;
+                if let Some(s) = self.response::<WHITE>(node, cells, line, mix, best.0) {
+                    best = (s, Some(line));
+                }
             }
-            let node = (pos, depth, white, black);
-            if let Some(s) = self.response(node, cells, line, mix, best.0, for_white) {
-                best = (s, Some(line));
+        } else {
+            for line in 0..lines {
+                if restricted.contains(&line) {
+                    continue;
+                }
+                if let Some(s) = self.response::<WHITE>(node, cells, line, mix, best.0) {
+                    best = (s, Some(line));
+                }
             }
         }
         best
@@ -172,49 +173,42 @@ impl<G: SealedRules> Searcher<'_, G> {
         j: usize,
     ) {
         let k = i * cells.n + j;
-        if cells.lo[k] == cells.hi[k] || self.aborted {
+        if cells.is_exact(k) || self.aborted {
             return;
         }
         let v = self.child_value(pos, (white, black), (i, j), depth - 1, FULL);
-        cells.lo[k] = v;
-        cells.hi[k] = v;
+        cells.set(k, v);
     }
 
-    /// The payoff of one line (a White row when `for_white`, else a Black column) against the
+    /// The payoff of one line (a White row when `WHITE`, else a Black column) against the
     /// other side's mixed strategy `mix`, if it beats `threshold` (more for White, less for
     /// Black); `None` as soon as the cells searched show it cannot. Each cell is searched with
     /// the window it must clear for the line to stay in the running.
-    fn response(
+    #[inline]
+    fn response<const WHITE: bool>(
         &mut self,
         node: NodeMoves<'_, G>,
         cells: &mut Cells,
         line: usize,
         mix: &[(usize, f64)],
         threshold: f64,
-        for_white: bool,
     ) -> Option<f64> {
         let mut best: f64 = mix
             .iter()
-            .map(|&(o, p)| p * cells.optimistic(cells.at(line, o, for_white), for_white))
+            .map(|&(o, p)| p * cells.optimistic(cells.at(line, o, WHITE), WHITE))
             .sum();
-        let beats = |s: f64| {
-            if for_white {
-                s > threshold
-            } else {
-                s < threshold
-            }
-        };
+        let beats = |s: f64| if WHITE { s > threshold } else { s < threshold };
         if !beats(best) {
             return None;
         }
         for &(o, p) in mix {
-            let k = cells.at(line, o, for_white);
-            if cells.lo[k] == cells.hi[k] {
+            let k = cells.at(line, o, WHITE);
+            if cells.is_exact(k) {
                 continue;
             }
-            let rest = best - p * cells.optimistic(k, for_white);
+            let rest = best - p * cells.optimistic(k, WHITE);
             let t = (threshold - rest) / p;
-            let v = self.cell_against(node, cells, (line, o), k, t, for_white)?;
+            let v = self.cell_against::<WHITE>(node, cells, (line, o), k, t)?;
             best = rest + p * v;
         }
         beats(best).then_some(best)
@@ -224,17 +218,16 @@ impl<G: SealedRules> Searcher<'_, G> {
     /// it must beat for its line to stay in the running: its exact value if it does (the
     /// cell made exact), `None` if it does not (the cell's bound tightened) or the search
     /// was stopped.
-    fn cell_against(
+    fn cell_against<const WHITE: bool>(
         &mut self,
         (pos, depth, white, black): NodeMoves<'_, G>,
         cells: &mut Cells,
         (line, other): (usize, usize),
         k: usize,
         t: f64,
-        for_white: bool,
     ) -> Option<f64> {
         let lists = (white, black);
-        let v = if for_white {
+        let v = if WHITE {
             self.child_value(pos, lists, (line, other), depth - 1, (t, FULL.1))
         } else {
             self.child_value(pos, lists, (other, line), depth - 1, (FULL.0, t))
@@ -242,55 +235,68 @@ impl<G: SealedRules> Searcher<'_, G> {
         if self.aborted {
             return None;
         }
-        if for_white && v <= t {
-            cells.hi[k] = v.min(cells.hi[k]).max(cells.lo[k]);
+        if WHITE && v <= t {
+            let [lo, hi] = cells.bounds[k];
+            cells.bounds[k][1] = v.min(hi).max(lo);
             return None;
         }
-        if !for_white && v >= t {
-            cells.lo[k] = v.max(cells.lo[k]).min(cells.hi[k]);
+        if !WHITE && v >= t {
+            let [lo, hi] = cells.bounds[k];
+            cells.bounds[k][0] = v.max(lo).min(hi);
             return None;
         }
-        cells.lo[k] = v;
-        cells.hi[k] = v;
+        cells.set(k, v);
         Some(v)
     }
 }
 
-/// Cell bounds of a node's matrix (`lo == hi`: exact), row-major with `n` columns.
+/// Cell bounds of a node's matrix (`[lower, upper]`, equal when exact), row-major with `n`
+/// columns: a cell's two bounds side by side, as they are read together.
 #[derive(Default)]
 pub(super) struct Cells {
-    lo: Vec<f64>,
-    hi: Vec<f64>,
+    bounds: Vec<[f64; 2]>,
     n: usize,
 }
 
 impl Cells {
-    /// The cells of an `m` × `n` matrix, nothing known (every value lies in 0 … 1).
+    /// Nothing known of a cell: every value lies in 0 … 1.
+    const UNKNOWN: [f64; 2] = [0.0, 1.0];
+
+    /// The cells of an `m` × `n` matrix, nothing known.
     pub(super) fn new(m: usize, n: usize) -> Cells {
         Cells {
-            lo: vec![0.0; m * n],
-            hi: vec![1.0; m * n],
+            bounds: vec![Cells::UNKNOWN; m * n],
             n,
         }
     }
 
     /// Makes these the cells of an `m` × `n` matrix, nothing known, keeping the memory.
     pub(super) fn reset(&mut self, m: usize, n: usize) {
-        self.lo.clear();
-        self.lo.resize(m * n, 0.0);
-        self.hi.clear();
-        self.hi.resize(m * n, 1.0);
+        self.bounds.clear();
+        self.bounds.resize(m * n, Cells::UNKNOWN);
         self.n = n;
+    }
+
+    /// The lower bound of cell `k` (its value when exact).
+    fn lo(&self, k: usize) -> f64 {
+        self.bounds[k][0]
+    }
+
+    /// Whether cell `k` is exact.
+    fn is_exact(&self, k: usize) -> bool {
+        let [lo, hi] = self.bounds[k];
+        lo == hi
     }
 
     /// The value of cell `k`, if it is exact.
     pub(super) fn exact(&self, k: usize) -> Option<f64> {
-        (self.lo[k] == self.hi[k]).then_some(self.lo[k])
+        let [lo, hi] = self.bounds[k];
+        (lo == hi).then_some(lo)
     }
 
     /// Makes cell `k` exact at `v`.
     pub(super) fn set(&mut self, k: usize, v: f64) {
-        (self.lo[k], self.hi[k]) = (v, v);
+        self.bounds[k] = [v, v];
     }
 
     /// The index of the cell of `line` (a row when `for_white`, else a column) against the
@@ -305,7 +311,7 @@ impl Cells {
 
     /// The most cell `k` could still be worth to White (`for_white`), or the least (Black).
     fn optimistic(&self, k: usize, for_white: bool) -> f64 {
-        if for_white { self.hi[k] } else { self.lo[k] }
+        self.bounds[k][usize::from(for_white)]
     }
 }
 
