@@ -50,26 +50,23 @@ impl Score {
         Score::Mate(if score > 0 { moves } else { -moves.max(1) })
     }
 
-    /// A payoff of the sealed search (0 … 1 for the mover) decided at `depth` joint turns.
-    pub(crate) fn from_value(value: f64, depth: u32) -> Score {
+    /// A payoff of the sealed search (0 … 1 for the mover) searched `depth` joint turns
+    /// deep: a decided game is a mate within `depth` turns, or, when a tablebase took part
+    /// (`table`), a win or loss whose length the table does not know, reported as
+    /// ±[`TABLE_WIN`] centipawns (as engines report tablebase wins).
+    pub(crate) fn from_value(value: f64, depth: u32, table: bool) -> Score {
         let depth = i32::try_from(depth).unwrap_or(i32::MAX).max(1);
+        let decided = |sign: i32| {
+            if table {
+                Score::Cp(sign * TABLE_WIN)
+            } else {
+                Score::Mate(sign * depth)
+            }
+        };
         if value >= 1.0 {
-            Score::Mate(depth)
+            decided(1)
         } else if value <= 0.0 {
-            Score::Mate(-depth)
-        } else {
-            Score::Cp(centipawns(value))
-        }
-    }
-
-    /// A payoff of the sealed search (0 … 1 for the mover) that a tablebase took part in:
-    /// a decided game is a win or a loss whose length the table does not know, reported as
-    /// ±[`TABLE_WIN`] centipawns (as engines report tablebase wins), not as a mate.
-    pub(crate) fn from_table_value(value: f64) -> Score {
-        if value >= 1.0 {
-            Score::Cp(TABLE_WIN)
-        } else if value <= 0.0 {
-            Score::Cp(-TABLE_WIN)
+            decided(-1)
         } else {
             Score::Cp(centipawns(value))
         }

@@ -283,11 +283,7 @@ fn to_choice<G: SealedRules>(a: &Analysis<G::Move>, side: Side, pick: usize) -> 
         strategy: mine.iter().map(|&(m, p)| (G::wire(m), p)).collect(),
         value,
         // A decided value that a table took part in has no known length: not a mate.
-        score: if a.stats.probe_hits > 0 {
-            crate::choice::Score::from_table_value(value)
-        } else {
-            crate::choice::Score::from_value(value, a.depth)
-        },
+        score: crate::choice::Score::from_value(value, a.depth, a.stats.probe_hits > 0),
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,

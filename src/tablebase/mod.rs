@@ -194,33 +194,6 @@ pub struct Tables {
     classic: Option<Arc<Tablebase>>,
 }
 
-/// The search's probe point ([`crate::simsearch::Probe`]): exact values at every node inside
-/// the tables, and the exact equilibrium at a root inside them.
-impl crate::simsearch::Probe<Position> for Tables {
-    fn probe(&self, pos: &Position) -> Option<f64> {
-        Tables::probe(self, pos)
-    }
-
-    fn root(
-        &self,
-        pos: &Position,
-        white: &[Move],
-        black: &[Move],
-    ) -> Option<crate::solver::Solution> {
-        self.get(pos.rules())?.solve_root(pos, white, black)
-    }
-
-    fn covers_children(&self, pos: &Position) -> bool {
-        children_may_be_within(pos, self.get(pos.rules()).map_or(0, |t| t.pieces))
-    }
-}
-
-/// Whether a position one turn after `pos` may have at most `pieces` pieces: a turn removes
-/// at most two (each move one, by capture or collision).
-fn children_may_be_within(pos: &Position, pieces: u32) -> bool {
-    pos.pieces() <= pieces + 2
-}
-
 impl Tables {
     /// The table of a rule set.
     pub(crate) fn get(&self, rules: Rules) -> Option<&Tablebase> {
@@ -233,11 +206,6 @@ impl Tables {
     /// Whether no table is loaded.
     pub(crate) fn is_empty(&self) -> bool {
         self.seed.is_none() && self.classic.is_none()
-    }
-
-    /// The value of an unfinished position from the table of its rule set, if it is inside.
-    pub(crate) fn probe(&self, pos: &Position) -> Option<f64> {
-        self.get(pos.rules())?.unfinished_value(pos)
     }
 
     /// Adds a table, replacing one of the same rule set with fewer pieces.
@@ -360,6 +328,8 @@ impl Probing {
     }
 }
 
+/// The search's probe point ([`crate::simsearch::Probe`]): exact values at every node inside
+/// the tables, and the exact equilibrium at a root inside them.
 impl crate::simsearch::Probe<Position> for Probing {
     fn probe(&self, pos: &Position) -> Option<f64> {
         self.table(pos)?.unfinished_value(pos)
@@ -375,7 +345,8 @@ impl crate::simsearch::Probe<Position> for Probing {
     }
 
     fn covers_children(&self, pos: &Position) -> bool {
-        children_may_be_within(pos, self.pieces(pos.rules()))
+        // A turn removes at most two pieces (each move one, by capture or collision).
+        pos.pieces() <= self.pieces(pos.rules()) + 2
     }
 }
 
