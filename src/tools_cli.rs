@@ -67,6 +67,11 @@ pub(crate) struct ExploitArgs {
     /// solved anew either way.
     #[arg(long, value_name = "PATH")]
     tablebase: Option<String>,
+    /// The most reachable positions an endgame may have to be solved (default 1,000,000, at
+    /// most 20,000,000: about 300 bytes each); a bigger one is named and skipped.
+    #[arg(long, value_name = "N", default_value_t = quill::simsearch::endgame::DEFAULT_MAX_POSITIONS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=quill::simsearch::endgame::MAX_POSITIONS as u64))]
+    max_positions: u64,
     /// Search without the built-in 4-piece tables, as `BuiltinTablebase` false (the bare
     /// search, or only the tables of `--tablebase`).
     #[arg(long)]
@@ -367,7 +372,7 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
     let mut worst: f64 = 0.0;
     let mut skipped = 0usize;
     for fen in fens {
-        match endgame::check(rules, fen, limits) {
+        match endgame::check(rules, fen, limits, args.max_positions as usize) {
             Ok(r) => {
                 if args.each_depth {
                     for (depth, [w, b]) in &r.iterations {

@@ -107,6 +107,24 @@ fn exploit_measures_every_position_it_can_and_names_the_ones_it_cannot() {
 }
 
 #[test]
+fn exploit_skips_an_endgame_bigger_than_max_positions() {
+    // 4n/1p3/5/2P2/N4 has 45,542 reachable positions: solved under the default
+    // cap, named and skipped under a cap of 1,000; a cap of 0 is refused before any work.
+    let args = ["exploit", "--depth", "1", "--fen", "4n/1p3/5/2P2/N4"];
+    assert!(quill(&args, "").status.success());
+    let out = quill(&[&args[..], &["--max-positions", "1000"]].concat(), "");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("more than 1000 reachable positions"),
+        "{}",
+        text(&out.stderr)
+    );
+    let zero = quill(&[&args[..], &["--max-positions", "0"]].concat(), "");
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(text(&zero.stderr).contains("0 is not in 1..=20000000"));
+}
+
+#[test]
 fn exploit_each_depth_measures_every_iteration_before_the_answer() {
     // `--each-depth`: one line per completed iteration below the answer's depth, in order,
     // then the answer's line; without it, the answer's line alone.

@@ -401,14 +401,28 @@ pub struct ExploitReport {
     pub sides: [Exploit; 2],
 }
 
-/// Solves the endgame at `fen` exactly, searches it within `limits`, and measures how
-/// exploitable each side's root strategy is.
+/// The most reachable positions `quill exploit` solves by default.
+pub const DEFAULT_MAX_POSITIONS: usize = 1_000_000;
+
+/// The most reachable positions `quill exploit --max-positions` may ask to solve (about
+/// 300 bytes each: 6 GB).
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// Solves the endgame at `fen` exactly (at most `max_positions` reachable positions, and 50
+/// solves a position, at least 50,000,000, in its work list), searches it within `limits`,
+/// and measures how exploitable each side's root strategy is.
 ///
 /// # Errors
-/// When the FEN is invalid, the game is over, or it has too many positions.
-pub fn check(rules: Rules, fen: &str, limits: Limits) -> Result<ExploitReport, CheckError> {
+/// When the FEN is invalid, the game is over, or it has more than `max_positions` positions.
+pub fn check(
+    rules: Rules,
+    fen: &str,
+    limits: Limits,
+    max_positions: usize,
+) -> Result<ExploitReport, CheckError> {
     let pos = Position::from_fen(rules, fen).map_err(CheckError::Fen)?;
-    let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).map_err(CheckError::Endgame)?;
+    let solves = max_positions.saturating_mul(50).max(50_000_000);
+    let eg = Endgame::solve(&pos, max_positions, 1e-10, solves).map_err(CheckError::Endgame)?;
     let stop = AtomicBool::new(false);
     let measure = |a: &super::Analysis, side| {
         eg.exploitability(&pos, side, a.strategy(side))
