@@ -68,7 +68,7 @@ pub(crate) struct ExploitArgs {
     #[arg(long, value_name = "PATH")]
     tablebase: Option<String>,
     /// The most reachable positions an endgame may have to be solved (default 1,000,000, at
-    /// most 20,000,000: about 300 bytes each); a bigger one is named and skipped.
+    /// most 10,000,000: about 750 bytes each); a bigger one is named and skipped.
     #[arg(long, value_name = "N", default_value_t = quill::simsearch::endgame::DEFAULT_MAX_POSITIONS as u64,
           value_parser = clap::value_parser!(u64).range(1..=quill::simsearch::endgame::MAX_POSITIONS as u64))]
     max_positions: u64,

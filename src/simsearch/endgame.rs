@@ -405,8 +405,8 @@ pub struct ExploitReport {
 pub const DEFAULT_MAX_POSITIONS: usize = 1_000_000;
 
 /// The most reachable positions `quill exploit --max-positions` may ask to solve (about
-/// 300 bytes each: 6 GB).
-pub const MAX_POSITIONS: usize = 20_000_000;
+/// 750 bytes each: 7.5 GB; a 1.1-million-position endgame took 812 MB).
+pub const MAX_POSITIONS: usize = 10_000_000;
 
 /// Solves the endgame at `fen` exactly (at most `max_positions` reachable positions, and 50
 /// solves a position, at least 50,000,000, in its work list), searches it within `limits`,
