@@ -16,7 +16,10 @@
 //! fitted weights, rounded, to paste. A term that no sample exercises (the penalty: the
 //! endgames start without penalty points) keeps its current weight.
 //!
-//! The landed weights were fitted on `scripts/random-endgames.py --seed 41 --count 6
+//! The landed weights are its output multiplied by 2.5 (seed) and 4 (classic), every weight
+//! but the penalty's: a steeper logistic than the calibrated one gave root strategies less
+//! exploitable (protocol-docs/variants/apocalypse.md, "Steeper endgame weights"). They were
+//! fitted on `scripts/random-endgames.py --seed 41 --count 6
 //! --balanced` and `--seed 43 --count 6` (seed rules) and on `--seed 42`/`--seed 44` the same
 //! way (classic rules); protocol-docs/variants/apocalypse.md has the figures.
 use std::collections::HashMap;
