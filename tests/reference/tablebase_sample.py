@@ -5,7 +5,8 @@
 
 Draws N random unfinished positions of exactly PIECES pieces (or of one signature), solves every
 position reachable from each with tablebase_ref.py's strategy iteration (its own rules, simplex
-and components), asks `QUILL tablebase probe TABLE` for the same positions, and prints the number
+and components; a root that reaches more positions than the reference's cap is named and set
+aside, up to 4N of them), asks `QUILL tablebase probe TABLE` for the same positions, and prints the number
 compared and the largest difference; exits 1 if it is above 1e-8 or a position is missing.
 """
 
@@ -81,28 +82,36 @@ def main():
     sigs = signatures(pieces)
     if "--signature" in opt:
         sigs = [tuple(int(c) for c in opt["--signature"])]
-    requests = []
-    while len(requests) < roots:
+    requests, skipped, expected = [], [], {}
+    while len(requests) < roots and len(skipped) < 4 * roots:
         fen = random_position(rng, rng.choice(sigs))
         pos = ref.parse_fen(fen)
-        if ref.result(pos, rules) is None:
-            requests.append(fen)
-    solver = subprocess.run(
-        [sys.executable, str(HERE / "tablebase_ref.py"), "--strategy-iteration"],
-        input="".join(f"{rules} {f}\n" for f in requests),
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    expected = {}
-    for line in solver.splitlines():
-        if line.startswith(("converged", "not-converged")):
-            print(line)
-            if not line.startswith("converged"):
-                sys.exit(1)
+        if ref.result(pos, rules) is not None:
             continue
-        fen, value = line.rsplit(" ", 1)
-        expected[fen] = float(value)
+        # One root at a time: a root whose reachable graph is beyond the reference's size cap
+        # is set aside (and named), not a failure of the table.
+        solver = subprocess.run(
+            [sys.executable, str(HERE / "tablebase_ref.py"), "--strategy-iteration"],
+            input=f"{rules} {fen}\n",
+            capture_output=True,
+            text=True,
+        )
+        if solver.returncode != 0:
+            if "positions from" in solver.stderr:
+                skipped.append(fen)
+                continue
+            sys.exit(f"tablebase_ref.py failed on {fen}:\n{solver.stderr}")
+        requests.append(fen)
+        for line in solver.stdout.splitlines():
+            if line.startswith(("converged", "not-converged")):
+                print(f"{fen}: {line}", flush=True)
+                if not line.startswith("converged"):
+                    sys.exit(1)
+                continue
+            at, value = line.rsplit(" ", 1)
+            expected[at] = float(value)
+    if skipped:
+        print(f"skipped (beyond the reference's size cap) {' | '.join(skipped)}")
     got = probe(quill, table, list(expected))
     missing = [f for f in expected if f not in got]
     worst = max((abs(got[f] - v) for f, v in expected.items() if f in got), default=0.0)
