@@ -16,7 +16,7 @@ const SIDE_KEY: usize = 10 * SQUARES;
 mod eval;
 mod weights;
 
-pub use eval::{DRAWISH, EvalTerms};
+pub use eval::{DRAWISH, EvalTerms, THIN};
 use eval::{value, victim_value};
 pub use weights::{TERMS, WEIGHTS, Weights};
 

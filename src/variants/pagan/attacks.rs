@@ -297,12 +297,24 @@ impl Position {
     /// move, `tests/reference/pagan_kgk_ref.py`: the king keeps away from the Pagan.)
     #[inline(always)]
     pub(crate) fn can_win(&self, side: Side) -> bool {
+        self.win_margin(side) >= 1
+    }
+
+    /// How many units `side` could lose and still be able to win (`Position::can_win`),
+    /// plus one: 0 when it cannot win, 1 when it has just enough (two mating units, and two
+    /// capturers while the enemy king lives), more with spares.
+    #[inline(always)]
+    pub(crate) fn win_margin(&self, side: Side) -> u32 {
         let own = self.side_bits(side);
         let capturers =
             own & !DEAD_SQUARES & !self.pieces(side, Kind::King) & !self.unpromoting_pawns(side)
                 | self.pieces(side, Kind::Pagan);
-        self.mating_force(side) >= 2
-            && (self.dead_king(side.opponent()).is_some() || capturers.count_ones() >= 2)
+        let capture = if self.dead_king(side.opponent()).is_some() {
+            u32::MAX
+        } else {
+            capturers.count_ones()
+        };
+        self.mating_force(side).min(capture).saturating_sub(1)
     }
 
     /// `side`'s live pawns that never promote: a pawn steps along its rank, and the end of

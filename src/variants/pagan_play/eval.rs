@@ -3,9 +3,9 @@
 //! two-Pagan table), the exposure of one's own live king, and which endings can be won.
 //!
 //! It is a fixed part plus terms times [`Weights`] (which `quill tune` fits), divided by
-//! [`DRAWISH`] where the side ahead cannot win: one walk over the position ([`Position::walk`])
-//! feeds either a sum under weights (the search's score) or a count per term
-//! ([`Position::eval_terms`], the tuner's view).
+//! [`DRAWISH`] where the side ahead cannot win and by [`THIN`] where it has no unit to spare:
+//! one walk over the position ([`Position::walk`]) feeds either a sum under weights (the
+//! search's score) or a count per term ([`Position::eval_terms`], the tuner's view).
 
 #[cfg(test)]
 mod reference;
@@ -21,6 +21,12 @@ use crate::variants::pagan::{DEAD_SQUARES, Kind, Occupancy, Piece, Position, bit
 /// How much an edge shrinks when the side ahead has no mating force (see `Position::score`):
 /// a fixed factor, not a weight.
 pub const DRAWISH: i32 = 8;
+/// How much an edge shrinks when the side ahead has just enough force to win (one unit or
+/// capturer fewer and it could not: `Position::win_margin` 1), so that it keeps a spare
+/// rather than trade it: a fixed factor, not a weight. Measured by conversions (20,000 nodes
+/// a move against 2,000, 160 games; protocol-docs/variants/pagan.md): mates 68 without it,
+/// 74 with 2, 78 with 3.
+pub const THIN: i32 = 3;
 /// The landed weights as a list, which the search's score reads.
 const LANDED: [i32; TERMS] = WEIGHTS.to_array();
 
@@ -183,13 +189,20 @@ impl Position {
     }
 
     /// What a score `raw` (for the side to move) is divided by: an edge that cannot become a
-    /// mate is worth little, so the side ahead keeps the force it needs rather than trade it
-    /// away, and the side behind trades toward a dead draw.
+    /// mate is worth little ([`DRAWISH`]), and one that a single lost unit would make so is
+    /// worth less ([`THIN`]), so the side ahead keeps the force it needs, and a spare, rather
+    /// than trade it away, and the side behind trades toward a dead draw.
     #[inline(always)]
     fn divisor(&self, raw: i32, winnable: [bool; 2]) -> i32 {
         let me = self.side_to_move();
         let ahead = if raw > 0 { me } else { me.opponent() };
-        if winnable[ahead.index()] { 1 } else { DRAWISH }
+        if !winnable[ahead.index()] {
+            DRAWISH
+        } else if self.win_margin(ahead) == 1 {
+            THIN
+        } else {
+            1
+        }
     }
 
     /// Feeds `sink` the evaluation's fixed part and terms for the side to move, and returns
@@ -373,7 +386,11 @@ impl Position {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
         // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
-        if let Some(plies) = self.nearest_mate(side, target, to_move) {
+        // The table has no defending Pagan: one can cross the bridge and take a hunter (or
+        // the dead pieces that help), so with one on the board the guide is not asked.
+        if self.pieces(side.opponent(), Kind::Pagan) == 0
+            && let Some(plies) = self.nearest_mate(side, target, to_move)
+        {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for sq in squares(self.pieces(side, Kind::Pagan)) {

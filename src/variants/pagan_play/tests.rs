@@ -5,7 +5,7 @@ use crate::search::Searchable;
 use crate::search::{Limits, TransTable, search};
 use crate::variant::Side;
 use crate::variants::pagan::Position;
-use crate::variants::pagan_play::{TERMS, WEIGHTS, Weights};
+use crate::variants::pagan_play::{TERMS, THIN, WEIGHTS, Weights};
 use std::sync::atomic::AtomicBool;
 
 /// Plays White by a 20,000-node search against a Black that moves uniformly at random
@@ -53,12 +53,27 @@ fn mating_force_counts_what_can_reach_the_dead_board() {
 
 #[test]
 fn an_edge_that_cannot_mate_is_worth_little() {
-    // K+G against K is a draw (a lone Pagan cannot mate); K+G+G against K wins.
-    let one = Position::from_fen("6K/7/3G3/7/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
-    let two = Position::from_fen("6K/7/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
-    let (one, two) = (one.unwrap().evaluate(), two.unwrap().evaluate());
+    // K+G against K is a draw (a lone Pagan cannot mate); K+G+G against K wins, but a lost
+    // Pagan would make it a draw (no spare: the edge divided by THIN); K+G+G+G has one.
+    let score = |fen: &str| Position::from_fen(fen).unwrap().evaluate();
+    let one = score("6K/7/3G3/7/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let two = score("6K/7/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
+    let three = score("6K/3G3/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
     assert!(one.abs() < 150, "K+G against K scores {one}");
-    assert!(two > 600, "K+G+G against K scores {two}");
+    assert!(two > 300, "K+G+G against K scores {two}");
+    assert!(
+        three > 3 * two,
+        "K+G+G+G against K scores {three}, K+G+G {two}"
+    );
+    let margin = |fen: &str| Position::from_fen(fen).unwrap().win_margin(Side::White);
+    assert_eq!(
+        [
+            margin("6K/7/3G3/7/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1"),
+            margin("6K/7/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1"),
+            margin("6K/3G3/3G3/3G3/k6/*******/*******/*5*/*5*/*5*/*5* w - - 0 1"),
+        ],
+        [0, 1, 2]
+    );
 }
 
 #[test]
@@ -122,7 +137,9 @@ fn the_terms_of_two_positions_are_those_counted_by_hand() {
     // Black: k a9, p b8. Mobility: W 4 steps + c8 a10 e10, P d9, dead P e4: 9; Black's p
     // c8: 1. The W is 2 from the king (pressure 4 − 2). White has two units (the pawns) and
     // two capturers (W, P), so the net counts: of the king's 5 squares, W covers a10 and
-    // b10, its own pawn blocks b8: room 2, net 8 − 2. The pawns' 100 each cancel.
+    // b10, its own pawn blocks b8: room 2, net 8 − 2. The pawns' 100 each cancel. Two units
+    // and two capturers are just enough (a lost pawn and White cannot win): the edge, White's,
+    // is divided by THIN.
     assert_terms(
         "6K/2W4/k3P2/1p5/7/*******/*******/*4P*/*5*/*5*/*5* w - - 0 1",
         &[
@@ -134,7 +151,7 @@ fn the_terms_of_two_positions_are_those_counted_by_hand() {
             ("net", 6),
         ],
         10,
-        1,
+        THIN,
     );
 }
 
@@ -247,11 +264,15 @@ fn the_captures_are_the_moves_that_take_a_piece() {
 #[test]
 fn a_pagan_and_a_pawn_that_cannot_promote_do_not_win() {
     // G d9 and a pawn on c7 (White's rank 7 ends on a7, no promotion square) against a bare
-    // live king: a lone Pagan never captures a king that takes care, so the edge is divided;
-    // the same pawn on c9 may become a second Pagan, and the edge counts in full.
+    // live king: a lone Pagan never captures a king that takes care, so the edge is divided
+    // by DRAWISH; the same pawn on c9 may become a second Pagan, and the edge counts, divided
+    // only by THIN (two units, two capturers, none to spare).
     let stuck = Position::from_fen("k6/7/3G2K/7/2P4/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
     let free = Position::from_fen("k6/7/2PG2K/7/7/*******/*******/*5*/*5*/*5*/*5* w - - 0 1");
     let (stuck, free) = (stuck.unwrap().evaluate(), free.unwrap().evaluate());
     assert!(stuck < 150, "G and a stuck pawn score {stuck}");
-    assert!(free > 400, "G and a free pawn score {free}");
+    assert!(
+        free > 2 * stuck,
+        "G and a free pawn score {free}, stuck {stuck}"
+    );
 }

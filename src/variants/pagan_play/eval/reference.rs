@@ -196,8 +196,11 @@ impl Position {
     ) {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
-        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
-        if let Some(plies) = self.nearest_mate(side, target, to_move) {
+        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon;
+        // not asked against a defending Pagan, which the table does not have.
+        if self.pieces(side.opponent(), Kind::Pagan) == 0
+            && let Some(plies) = self.nearest_mate(side, target, to_move)
+        {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for &(sq, p) in own {
