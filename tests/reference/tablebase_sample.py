@@ -117,6 +117,12 @@ def main():
     worst = max((abs(got[f] - v) for f, v in expected.items() if f in got), default=0.0)
     print(f"roots {' | '.join(requests)}")
     print(f"compared {len(got)} positions, missing {len(missing)}, largest difference {worst:.2e}")
+    off = sorted(((abs(got[f] - v), f) for f, v in expected.items() if f in got), reverse=True)
+    above = [(d, f) for d, f in off if d > 1e-8]
+    if above:
+        print(f"{len(above)} positions differ by more than 1e-8; the largest:")
+        for d, f in above[:5]:
+            print(f"  {f}: reference {expected[f]:.12f}, table {got[f]:.12f} ({d:.2e})")
     sys.exit(0 if not missing and worst <= 1e-8 else 1)
 
 
