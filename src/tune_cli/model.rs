@@ -15,7 +15,7 @@ pub(super) struct Linear {
     /// The terms, in the order of [`Tunable::NAMES`].
     pub(super) terms: Vec<i32>,
     /// A fixed factor that divides the whole (1 for most positions; Pagan's `DRAWISH` where
-    /// the side ahead cannot win).
+    /// the side ahead cannot win, `THIN` where it has no unit to spare).
     pub(super) divisor: i32,
 }
 

@@ -6,7 +6,7 @@ pub const TERMS: usize = 28;
 /// The evaluation's weights, in centipawns (a live pawn is 100, the unit, and fixed; so is the
 /// tempo). Each weighs one term of `Position::eval_terms`; the evaluation is a fixed part plus
 /// the terms times these weights, for the side to move, divided by a fixed factor where the
-/// side ahead cannot win (`pagan_play::DRAWISH`).
+/// side ahead cannot win (`pagan_play::DRAWISH`) or has no unit to spare (`pagan_play::THIN`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A live Wazir, Alchemist and Pagan (a dead Pagan too: it walks back).

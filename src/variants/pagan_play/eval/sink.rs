@@ -12,7 +12,8 @@ pub struct EvalTerms {
     /// The count of each term, the side to move's minus its opponent's, in the order of
     /// [`Weights::to_array`](super::super::weights::Weights::to_array).
     pub terms: [i32; TERMS],
-    /// 1, or [`DRAWISH`](super::DRAWISH) where the side ahead under the weights cannot win.
+    /// 1, [`DRAWISH`](super::DRAWISH) where the side ahead under the weights cannot win, or
+    /// [`THIN`](super::THIN) where it has no unit to spare.
     pub divisor: i32,
 }
 
