@@ -295,7 +295,9 @@ impl Position {
     /// promote is no capturer: it takes only on its file, which the king avoids. (A Pagan and
     /// a king against a lone live king win from 48 of 39,270 placements with the king to
     /// move, `tests/reference/pagan_kgk_ref.py`: the king keeps away from the Pagan.)
-    #[inline(always)]
+    /// The evaluation reads the rule through [`Position::win_margin`] (`>= 1`); this is its
+    /// yes-or-no form, which the tests state positions in.
+    #[cfg(test)]
     pub(crate) fn can_win(&self, side: Side) -> bool {
         self.win_margin(side) >= 1
     }

@@ -162,8 +162,8 @@ impl Position {
     #[inline(always)]
     pub(super) fn score_with(&self, w: &[i32; TERMS]) -> i32 {
         let mut sink = Weighed { w, total: 0 };
-        let winnable = self.walk(&mut sink);
-        sink.total / self.divisor(sink.total, winnable)
+        let margins = self.walk(&mut sink);
+        sink.total / self.divisor(sink.total, margins)
     }
 
     /// The evaluation's fixed part, terms and divisor under weights `w` (which decide, by the
@@ -174,7 +174,7 @@ impl Position {
             fixed: 0,
             terms: [0; TERMS],
         };
-        let winnable = self.walk(&mut sink);
+        let margins = self.walk(&mut sink);
         let dot: i32 = sink
             .terms
             .iter()
@@ -184,7 +184,7 @@ impl Position {
         EvalTerms {
             fixed: sink.fixed,
             terms: sink.terms,
-            divisor: self.divisor(sink.fixed + dot, winnable),
+            divisor: self.divisor(sink.fixed + dot, margins),
         }
     }
 
@@ -193,22 +193,22 @@ impl Position {
     /// worth less ([`THIN`]), so the side ahead keeps the force it needs, and a spare, rather
     /// than trade it away, and the side behind trades toward a dead draw.
     #[inline(always)]
-    fn divisor(&self, raw: i32, winnable: [bool; 2]) -> i32 {
+    /// `margins` are the sides' [`Position::win_margin`]s (by side index).
+    fn divisor(&self, raw: i32, margins: [u32; 2]) -> i32 {
         let me = self.side_to_move();
         let ahead = if raw > 0 { me } else { me.opponent() };
-        if !winnable[ahead.index()] {
-            DRAWISH
-        } else if self.win_margin(ahead) == 1 {
-            THIN
-        } else {
-            1
+        match margins[ahead.index()] {
+            0 => DRAWISH,
+            1 => THIN,
+            _ => 1,
         }
     }
 
     /// Feeds `sink` the evaluation's fixed part and terms for the side to move, and returns
-    /// which sides can win (by side index).
+    /// how far each side is from being unable to win ([`Position::win_margin`], by side
+    /// index; 0: it cannot).
     #[inline(always)]
-    fn walk<S: Sink>(&self, sink: &mut S) -> [bool; 2] {
+    fn walk<S: Sink>(&self, sink: &mut S) -> [u32; 2] {
         let me = self.side_to_move();
         let kings = [Side::White, Side::Black].map(|side| {
             let king = self.pieces(side, Kind::King);
@@ -227,7 +227,7 @@ impl Position {
         // c3), or a Pagan and one's own dead king (dead K b2, G c7 against k b4). A side
         // with fewer than two (`Position::mating_force`), or without two pieces that can
         // capture a live enemy king, is scored as unable to win (`Position::can_win`).
-        let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
+        let margins = [Side::White, Side::Black].map(|side| self.win_margin(side));
         let mut attacks = Attacks::new(self, kings);
         let occ = self.occupancy();
         sink.fixed(WEIGHTS.tempo);
@@ -240,7 +240,7 @@ impl Position {
             self.side_terms(
                 side,
                 kings,
-                winnable[side.index()],
+                margins[side.index()] >= 1,
                 &occ,
                 &mut attacks,
                 &mut out,
@@ -254,7 +254,7 @@ impl Position {
             };
             self.king_exposure(side, kings, &mut attacks, &mut out);
         }
-        winnable
+        margins
     }
 
     /// What `side`'s pieces are worth (material and mobility) and what they do against the

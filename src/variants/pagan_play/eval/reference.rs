@@ -25,8 +25,8 @@ impl Census {
 
 impl Position {
     /// Feeds `sink` the evaluation's fixed part and terms for the side to move, and returns
-    /// which sides can win (by side index).
-    fn walk_ref<S: Sink>(&self, sink: &mut S) -> [bool; 2] {
+    /// the sides' win margins (by side index).
+    fn walk_ref<S: Sink>(&self, sink: &mut S) -> [u32; 2] {
         let me = self.side_to_move();
         let census = self.census_ref();
         // Which endings can be won (as an arbiter reads protocol-docs/rules.md §3): only a
@@ -42,7 +42,7 @@ impl Position {
         // c3), or a Pagan and one's own dead king (dead K b2, G c7 against k b4). A side
         // with fewer than two (`Position::mating_force`), or without two pieces that can
         // capture a live enemy king, is scored as unable to win (`Position::can_win`).
-        let winnable = [self.can_win(Side::White), self.can_win(Side::Black)];
+        let margins = [self.win_margin(Side::White), self.win_margin(Side::Black)];
         // Whole maps (no king squares given): the reference for the maps made only around
         // the kings.
         let mut attacks = Attacks::new(self, [None; 2]);
@@ -57,7 +57,7 @@ impl Position {
             self.side_terms_ref(
                 side,
                 &census,
-                winnable[side.index()],
+                margins[side.index()] >= 1,
                 &occ,
                 &mut attacks,
                 &mut out,
@@ -71,7 +71,7 @@ impl Position {
             };
             self.king_exposure_ref(side, &census, &mut attacks, &mut out);
         }
-        winnable
+        margins
     }
 
     /// Each side's king and other pieces.
