@@ -30,6 +30,13 @@ import apocalypse_ref as ref
 HALF = Fraction(1, 2)
 MAX_SWEEPS = 500
 MAX_STATES = 200_000
+# The exit status when a root reaches more than MAX_STATES positions (tablebase_sample.py sets
+# such a root aside).
+TOO_LARGE = 3
+
+
+class TooLarge(RuntimeError):
+    """A root reaches more positions than MAX_STATES."""
 
 
 def payoff(res):
@@ -142,7 +149,7 @@ def enumerate_from(rules, fen):
             graph.append((len(white), len(black), ids))
             terminal.append(None)
         if len(positions) > MAX_STATES:
-            raise RuntimeError(f"more than {MAX_STATES} positions from {fen}")
+            raise TooLarge(f"more than {MAX_STATES} positions from {fen}")
         k += 1
     return index, graph, terminal
 
@@ -524,7 +531,12 @@ def main():
             continue
         rules, fen = line.split(" ", 1)
         ref.check_rules(rules)
-        method(rules, fen)
+        try:
+            method(rules, fen)
+        except TooLarge as e:
+            sys.stdout.flush()
+            print(e, file=sys.stderr)
+            sys.exit(TOO_LARGE)
     sys.stdout.flush()
 
 
