@@ -214,6 +214,30 @@ class OneServer(unittest.TestCase):
 
         h.wait(d, lifted, what=f"target {to} of {frm}")
 
+    def test_a_state_that_changes_nothing_keeps_the_lifted_piece(self):
+        # A state that leaves the game, the position and the side entering as they were must
+        # not drop the piece a person has lifted: the server sends one when the person's clock
+        # starts, just after the engine's move, and on a loaded machine it came after the
+        # person's click and dropped it. Here the state is one a "resume" that changes nothing
+        # brings.
+        d = self.d
+        new_game(d, "gladiator", "person", "engine:0")
+        h.wait(d, lambda d: my_turn(d), what="White's turn")
+        leg = sorted(entry(d)["next"])[0]
+        frm, to = leg[:2], leg[2:]
+        self.lift(frm, to)
+        version = h.state(d)["version"]
+        d.execute_script("window.quillTest.send({t: 'pause', on: false})")
+        h.wait(d, lambda d: h.state(d)["version"] > version, what="the state after the resume")
+        h.wait_rendered(d)
+        self.assertEqual(h.state(d)["fen"], h.state(d)["start_fen"])
+        self.assertEqual(entry(d)["lifted"], frm)
+        self.assertIn(to, h.targets(d))
+        h.click_square(d, to)
+        # The leg taken: a turn with more to enter, or the move sent.
+        h.wait(d, lambda d: entry(d)["legs"] == [leg]
+               or any(m["turn"].startswith(leg) for m in h.state(d)["moves"]), what=f"the leg {leg}")
+
     def test_whole_apocalypse_game_every_commitment_verified(self):
         d = self.d
         new_game(d, "apocalypse", "person", "engine:0")

@@ -764,8 +764,16 @@ function render() {
   }
 }
 
+// What a move being entered belongs to: the game, the position, the side entering and whether
+// this page enters it. A state that changes none of these (an engine's thinking, a clock, a
+// seat's status) keeps the legs entered and the piece lifted, so a person's click is not lost
+// to a state that arrives just then.
+function turnKey() {
+  return state ? JSON.stringify([state.game, state.fen, state.entering, mySide()]) : null;
+}
+
 function onState(s) {
-  const prevVersion = state ? state.version : -1;
+  const prevKey = turnKey();
   const prevTurn = state && state.reveal ? state.reveal.turn : 0;
   // A new game: the last game's notice goes at once.
   if (state && s.game !== state.game) clearNotice();
@@ -777,9 +785,11 @@ function onState(s) {
     setTimeout(() => { if (revealStage.turn === s.reveal.turn) { revealStage.showBefore = false; render(); } }, 1500);
   }
   if (s.notice) notice(s.notice);
-  if (s.version !== prevVersion) {
+  if (turnKey() !== prevKey) {
     entry = { legs: [], next: [], complete: false, promotions: [], lifted: null, version: s.version };
     if (mySide()) send({ t: 'legs', legs: [] });
+  } else {
+    entry.version = s.version;
   }
   scheduleRender();
 }
