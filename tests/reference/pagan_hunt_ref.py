@@ -7,8 +7,17 @@ Pagan that no other Pagan guards (one Pagan cannot mate) or by stalemate.
 
 Prints the counts that the Rust test `the_table_matches_the_reference_solver` pins, and two
 positions' plies to mate. Run: python3 tests/reference/pagan_hunt_ref.py
+
+`--pass attacker` or `--pass defender` solves the same placements when that side has a spare
+move elsewhere (another piece that can move) and may pass instead of moving (the defender only
+when it is not in check): protocol-docs/variants/pagan.md, "Conversion".
 """
 import itertools, sys
+PASS = None
+if len(sys.argv) == 3 and sys.argv[1] == '--pass' and sys.argv[2] in ('attacker', 'defender'):
+    PASS = sys.argv[2]
+elif len(sys.argv) != 1:
+    sys.exit('usage: pagan_hunt_ref.py [--pass attacker|defender]')
 def exists(f, r):
     if not (0 <= f < 7 and 1 <= r <= 8): return False
     if r in (5, 6): return False
@@ -57,6 +66,7 @@ def d_moves(s):
             if not attacked(t, rest, {t, rest[0]}): out.append('draw')
             continue
         if not attacked(t, (a, b), {t, a, b}): out.append(key(t, a, b))
+    if PASS == 'defender' and not attacked(k, (a, b), {k, a, b}): out.append(s)
     return out
 def a_moves(s):
     k, a, b = s; occ = {k, a, b}; out = []
@@ -64,6 +74,7 @@ def a_moves(s):
         for t in pagan_moves(p, occ):
             # a withdrawal from the king captures nothing; legal for the attacker always
             out.append(key(k, t, q))
+    if PASS == 'attacker': out.append(s)
     return out
 DM = {s: d_moves(s) for s in states}
 AM = {s: a_moves(s) for s in states}
