@@ -294,7 +294,15 @@ impl Position {
             (Some(target), _) => {
                 let map = attacks.on(side.opponent());
                 let to_move = side == self.side_to_move();
-                self.hunt(side, target, others & DEAD_SQUARES, to_move, map, out);
+                let spare = self.spare_move(side.opponent(), occ);
+                self.hunt(
+                    side,
+                    target,
+                    others & DEAD_SQUARES,
+                    (to_move, spare),
+                    map,
+                    out,
+                );
             }
             (None, Some(target)) => {
                 // Pressure on the live enemy king: pieces around it, and, when a mate could
@@ -346,9 +354,10 @@ impl Position {
     }
 
     /// The fewest plies to mate over every pair of `side`'s Pagans against a dead king on
-    /// `target`, by the solved two-Pagan table (`pagan::hunt`), if any pair has a mate.
+    /// `target`, by the solved two-Pagan tables (`pagan::hunt`; `spare`: the defender has a
+    /// spare move elsewhere), if any pair has a mate.
     #[inline(always)]
-    fn nearest_mate(&self, side: Side, target: u8, to_move: bool) -> Option<u8> {
+    fn nearest_mate(&self, side: Side, target: u8, (to_move, spare): (bool, bool)) -> Option<u8> {
         let mut pagans = self.pieces(side, Kind::Pagan);
         let mut nearest = None::<u8>;
         while pagans != 0 {
@@ -358,7 +367,7 @@ impl Position {
             while rest != 0 {
                 let b = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
-                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move) {
+                if let Some(plies) = hunt::plies_to_mate(target, a, b, to_move, spare) {
                     nearest = Some(nearest.map_or(plies, |n| n.min(plies)));
                 }
             }
@@ -371,7 +380,8 @@ impl Position {
     /// width for them), its dead pieces near it, and the king's few safe squares (its own
     /// pieces block them, `side` covers them, the edges and corners of the dead board have
     /// fewer) and check. Each term grows as the net closes, so the search sees progress.
-    /// `dead` is `side`'s dead pieces but its king and Pagans; `attacked` is
+    /// `dead` is `side`'s dead pieces but its king and Pagans; `to_move`: `side` is to move;
+    /// `spare`: the defender has a spare move elsewhere; `attacked` is
     /// `self.attacks(side.opponent())`, the squares `side` attacks.
     #[inline(always)]
     fn hunt<S: Sink>(
@@ -379,18 +389,18 @@ impl Position {
         side: Side,
         target: u8,
         dead: u128,
-        to_move: bool,
+        turn: (bool, bool),
         attacked: u128,
         out: &mut Signed<S>,
     ) {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
-        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon.
-        // The table has no defending Pagan: one can cross the bridge and take a hunter (or
-        // the dead pieces that help), so with one on the board the guide is not asked.
-        if self.pieces(side.opponent(), Kind::Pagan) == 0
-            && let Some(plies) = self.nearest_mate(side, target, to_move)
-        {
+        // the solved tables (`pagan::hunt`), a guide through hunts longer than the horizon.
+        // A defender with a spare move (a piece that can move) need not step its king into
+        // a withdrawal: the second table, where only a true mate wins, is asked then. Its
+        // pieces themselves (a Pagan that crosses the bridge to take a hunter) are the
+        // search's business.
+        if let Some(plies) = self.nearest_mate(side, target, turn) {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for sq in squares(self.pieces(side, Kind::Pagan)) {

@@ -276,3 +276,34 @@ fn a_pagan_and_a_pawn_that_cannot_promote_do_not_win() {
         "G and a free pawn score {free}, stuck {stuck}"
     );
 }
+
+#[test]
+fn a_defender_with_a_spare_move_is_hunted_by_the_second_table() {
+    // Black's king dead on b4 against White's Pagans on b1 and d3, White to move: with
+    // nothing else of Black's that moves, the two-Pagan table mates in 5 plies (the king,
+    // forced to step, walks into it; `pagan_hunt_ref.py`), so the guide counts 24 − 5. Give
+    // Black a live pawn that can step (c9-d9) and the king may stay put: the second table
+    // (`--pass defender`) mates in 3, its stalemates being no more, and the guide counts
+    // 24 − 3. A pawn that cannot step (blocked on c9 by White's wazir on d9) is no spare move.
+    // The search agrees: `go depth 9` finds `score mate 3` (b1c1 b4b3 c1c2 b3b4 c2c4) and,
+    // with the pawn, `score mate 2` (b1c2 c9d9 c2c4).
+    let mate_path = |fen: &str| {
+        let i = Weights::NAMES
+            .iter()
+            .position(|&n| n == "mate_path")
+            .unwrap();
+        Position::from_fen(fen).unwrap().eval_terms(&WEIGHTS).terms[i]
+    };
+    assert_eq!(
+        mate_path("6K/7/7/7/7/*******/*******/*k4*/*2G2*/*5*/*G4* w - - 0 1"),
+        19
+    );
+    assert_eq!(
+        mate_path("6K/7/2p4/7/7/*******/*******/*k4*/*2G2*/*5*/*G4* w - - 0 1"),
+        21
+    );
+    assert_eq!(
+        mate_path("6K/7/2pW3/7/7/*******/*******/*k4*/*2G2*/*5*/*G4* w - - 0 1"),
+        19
+    );
+}

@@ -128,7 +128,12 @@ impl Position {
             (Some(target), _) => {
                 let map = attacks.on(side.opponent());
                 let to_move = side == self.side_to_move();
-                self.hunt_ref(side, target, own, to_move, map, out);
+                // The defender's spare move: any of its pieces that can move (a king has none).
+                let spare = census
+                    .own(o)
+                    .iter()
+                    .any(|&(sq, p)| p.is_some_and(|p| Position::piece_mobility(sq, p, occ) > 0));
+                self.hunt_ref(side, target, own, (to_move, spare), map, out);
             }
             (None, Some(target)) => {
                 // Pressure on the live enemy king: pieces around it, and, when a mate could
@@ -190,17 +195,15 @@ impl Position {
         side: Side,
         target: u8,
         own: &[(u8, Option<Piece>)],
-        to_move: bool,
+        turn: (bool, bool),
         attacked: u128,
         out: &mut Signed<S>,
     ) {
         out.add(Term::Hunt, 1);
         // Two Pagans near the king: how far the mate is when nothing else interferes, from
-        // the solved table (`pagan::hunt`), a guide through hunts longer than the horizon;
-        // not asked against a defending Pagan, which the table does not have.
-        if self.pieces(side.opponent(), Kind::Pagan) == 0
-            && let Some(plies) = self.nearest_mate(side, target, to_move)
-        {
+        // the solved tables (`pagan::hunt`), a guide through hunts longer than the horizon:
+        // the second when the defender has a piece that can move (a spare move).
+        if let Some(plies) = self.nearest_mate(side, target, turn) {
             out.add(Term::MatePath, (24 - i32::from(plies)).max(0));
         }
         for &(sq, p) in own {
