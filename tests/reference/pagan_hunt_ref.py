@@ -5,7 +5,7 @@ rules without the engine's code. The Pagans stand on the dead board or on frame 
 defender has nothing else that moves. The attacker wins by mate; the defender draws by taking a
 Pagan that no other Pagan guards (one Pagan cannot mate) or by stalemate.
 
-Prints the counts that the Rust test `the_table_matches_the_reference_solver` pins, and two
+Prints the counts that the Rust test `the_tables_match_the_reference_solver` pins, and two
 positions' plies to mate. Run: python3 tests/reference/pagan_hunt_ref.py
 
 `--pass attacker` or `--pass defender` solves the same placements when that side has a spare
