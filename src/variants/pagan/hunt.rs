@@ -10,10 +10,10 @@
 //! independently. Other pieces are ignored, so in play it is a guide, not a proof.
 //!
 //! A second table is the same hunt when the defender has a spare move elsewhere (another
-//! piece that can move), so that its king never has to move out of check's way but may stay
-//! put: then only a true mate wins, from 1,800 of the 10,560 positions, in at most 9 plies
-//! (`pagan_hunt_ref.py --pass defender`). The attacker's own spare moves change nothing:
-//! passing wins no position more (`--pass attacker`).
+//! piece that can move): its king, when not attacked, may stay where it is instead of
+//! stepping, and is never stalemated. Then only a true mate wins, from 1,800 of the 10,560
+//! positions, in at most 9 plies (`pagan_hunt_ref.py --pass defender`). The attacker's own
+//! spare moves change nothing: passing wins no position more (`--pass attacker`).
 
 use std::sync::OnceLock;
 
