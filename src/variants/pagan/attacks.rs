@@ -191,22 +191,6 @@ impl Position {
         }
     }
 
-    /// Whether `side` has a piece other than its king with a pseudo-legal move: a spare move
-    /// that spares its king a step (the two-Pagan hunt's second table, `hunt`).
-    #[inline(always)]
-    pub(crate) fn spare_move(&self, side: Side, occ: &Occupancy) -> bool {
-        let mut b = self.side_bits(side) & !self.pieces(side, Kind::King);
-        while b != 0 {
-            let sq = b.trailing_zeros() as u8;
-            b &= b - 1;
-            let piece = self.at(sq).expect("a piece of the side");
-            if Position::piece_mobility(sq, piece, occ) > 0 {
-                return true;
-            }
-        }
-        false
-    }
-
     /// How many pseudo-legal moves the piece on `sq` has (0 for a king), whoever is to move,
     /// counted without generating them (a promotion once).
     #[inline(always)]

@@ -192,8 +192,8 @@ impl Position {
     /// mate is worth little ([`DRAWISH`]), and one that a single lost unit would make so is
     /// worth less ([`THIN`]), so the side ahead keeps the force it needs, and a spare, rather
     /// than trade it away, and the side behind trades toward a dead draw.
-    #[inline(always)]
     /// `margins` are the sides' [`Position::win_margin`]s (by side index).
+    #[inline(always)]
     fn divisor(&self, raw: i32, margins: [u32; 2]) -> i32 {
         let me = self.side_to_move();
         let ahead = if raw > 0 { me } else { me.opponent() };
@@ -353,6 +353,16 @@ impl Position {
         }
     }
 
+    /// Whether `side` has a piece other than its king with a pseudo-legal move: a spare move
+    /// that spares its king a step (the two-Pagan hunt's second table, `pagan::hunt`).
+    #[inline(always)]
+    fn spare_move(&self, side: Side, occ: &Occupancy) -> bool {
+        NOT_KINGS.into_iter().any(|kind| {
+            let piece = Piece { kind, side };
+            squares(self.pieces(side, kind)).any(|sq| Position::piece_mobility(sq, piece, occ) > 0)
+        })
+    }
+
     /// The fewest plies to mate over every pair of `side`'s Pagans against a dead king on
     /// `target`, by the solved two-Pagan tables (`pagan::hunt`; `spare`: the defender has a
     /// spare move elsewhere), if any pair has a mate.
@@ -380,9 +390,9 @@ impl Position {
     /// width for them), its dead pieces near it, and the king's few safe squares (its own
     /// pieces block them, `side` covers them, the edges and corners of the dead board have
     /// fewer) and check. Each term grows as the net closes, so the search sees progress.
-    /// `dead` is `side`'s dead pieces but its king and Pagans; `to_move`: `side` is to move;
-    /// `spare`: the defender has a spare move elsewhere; `attacked` is
-    /// `self.attacks(side.opponent())`, the squares `side` attacks.
+    /// `dead` is `side`'s dead pieces but its king and Pagans; `turn`: whether `side` is to
+    /// move, and whether the defender has a spare move elsewhere ([`Position::spare_move`]);
+    /// `attacked` is `self.attacks(side.opponent())`, the squares `side` attacks.
     #[inline(always)]
     fn hunt<S: Sink>(
         &self,
