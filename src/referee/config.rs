@@ -136,6 +136,10 @@ impl From<results::Error> for MatchError {
     }
 }
 
+/// Draws of one pair's random opening, at most, before the variant's openings of that many
+/// turns are taken as used up ([`MatchConfig::openings`]).
+pub(crate) const DRAWS: usize = 256;
+
 impl MatchConfig {
     /// What identifies the match in the results file's header: a resumed file must match.
     pub(super) fn signature(&self) -> String {
@@ -281,24 +285,78 @@ impl MatchConfig {
             .collect()
     }
 
-    /// The opening of a pair: a FEN from the list, or random turns from the start position
-    /// drawn with the match seed and the pair's index (so every shard agrees).
-    pub(crate) fn opening(&self, pair: u32) -> Opening {
+    /// The openings of this shard's pairs, by pair: a FEN from the list (one per pair, in
+    /// turn), the start position, or random turns from it drawn with the match seed and the
+    /// pair's index. Random openings are drawn distinct: a draw that lands on a position an
+    /// earlier pair already has is drawn again from the pair's own generator, up to [`DRAWS`]
+    /// draws; when none of them is new the variant's openings of that length are taken as used
+    /// up, and a new round begins in which positions may come again. Every shard draws every
+    /// pair (the earlier pairs decide what is new), so the shards agree.
+    pub(crate) fn openings(&self) -> HashMap<u32, Opening> {
+        let pairs = self.games.div_ceil(2);
+        let mine = |pair: u32| pair % self.shard.1 == self.shard.0;
+        let mut out = HashMap::new();
         if let Some(list) = self.openings.as_ref().filter(|l| !l.is_empty()) {
-            let k = pair as usize % list.len();
-            return Opening {
-                id: format!("file:{}", k + 1),
-                fen: Some(list[k].clone()),
-            };
+            for pair in (0..pairs).filter(|&p| mine(p)) {
+                let k = pair as usize % list.len();
+                let opening = Opening {
+                    id: format!("file:{}", k + 1),
+                    fen: Some(list[k].clone()),
+                };
+                out.insert(pair, opening);
+            }
+            return out;
         }
+        let mut seen: HashSet<String> = HashSet::new();
+        for pair in 0..pairs {
+            let mut rng =
+                Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut first = None;
+            let mut new = None;
+            for k in 0..DRAWS {
+                let Some(fen) = self.draw(&mut rng) else {
+                    break;
+                };
+                if !seen.contains(&fen) {
+                    new = Some((k, fen));
+                    break;
+                }
+                first.get_or_insert((k, fen));
+            }
+            let Some((k, fen)) = new.or_else(|| {
+                seen.clear();
+                first
+            }) else {
+                if mine(pair) {
+                    out.insert(pair, Opening::start());
+                }
+                continue;
+            };
+            if mine(pair) {
+                let id = match k {
+                    0 => format!("seed:{}:{pair}", self.seed),
+                    k => format!("seed:{}:{pair}:{k}", self.seed),
+                };
+                out.insert(
+                    pair,
+                    Opening {
+                        id,
+                        fen: Some(fen.clone()),
+                    },
+                );
+            }
+            seen.insert(fen);
+        }
+        out
+    }
+
+    /// One random opening: [`Self::opening_turns`] uniformly drawn legal turns from the start
+    /// position that leave the game unfinished (up to 100 tries), as a FEN; `None` when no
+    /// turns are asked for or no try succeeded (the start position is played).
+    fn draw(&self, rng: &mut Rng) -> Option<String> {
         if self.opening_turns == 0 {
-            return Opening {
-                id: "-".into(),
-                fen: None,
-            };
+            return None;
         }
-        let mut rng =
-            Rng::new(self.seed ^ (u64::from(pair) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         for _attempt in 0..100 {
             let mut game = Game::start(self.variant);
             let mut alive = true;
@@ -315,24 +373,19 @@ impl MatchConfig {
                 }
             }
             if alive && game.outcome().is_none() {
-                return Opening {
-                    id: format!("seed:{}:{pair}", self.seed),
-                    fen: Some(game.fen()),
-                };
+                return Some(game.fen());
             }
         }
-        Opening {
-            id: "-".into(),
-            fen: None,
-        }
+        None
     }
 
-    pub(super) fn setup(&self, index: u32) -> GameSetup {
+    /// Game `index`'s setup, starting from `opening`.
+    pub(super) fn setup(&self, index: u32, opening: Opening) -> GameSetup {
         GameSetup {
             variant: self.variant,
             index,
             pair: index / 2,
-            opening: self.opening(index / 2),
+            opening,
             adjudication: self.adjudication,
             margin: self.margin,
             move_timeout: self.move_timeout,

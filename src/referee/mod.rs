@@ -34,7 +34,7 @@ pub mod results;
 pub mod seat;
 pub mod stats;
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::{self, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -155,6 +155,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     probe_seats(config)?;
     let (mut file, mut records) = open_results(config)?;
     let (schedule, queue) = pending(config, &records)?;
+    let openings = config.openings();
     let human = config.seats.iter().any(|s| matches!(s, Seat::Human { .. }));
     let terminal = human.then(Terminal::stdio);
     let concurrency = if human { 1 } else { config.concurrency.max(1) };
@@ -174,7 +175,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         for _ in 0..concurrency {
             let tx = tx.clone();
             let (queue, stop, terminal) = (&queue, &stop, terminal.as_ref());
-            scope.spawn(move || play_queue(config, queue, stop, terminal, &tx));
+            let openings = &openings;
+            scope.spawn(move || play_queue(config, openings, queue, stop, terminal, &tx));
         }
         drop(tx);
         for report in rx {
@@ -289,6 +291,7 @@ fn open_results(config: &MatchConfig) -> Result<(ResultsFile, Vec<GameRecord>), 
 /// reports are no longer read.
 fn play_queue(
     config: &MatchConfig,
+    openings: &HashMap<u32, Opening>,
     queue: &Mutex<VecDeque<u32>>,
     stop: &AtomicBool,
     terminal: Option<&Terminal>,
@@ -301,7 +304,11 @@ fn play_queue(
         let Some(index) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
             return;
         };
-        let setup = config.setup(index);
+        let opening = openings
+            .get(&(index / 2))
+            .cloned()
+            .unwrap_or_else(Opening::start);
+        let setup = config.setup(index, opening);
         let (white, black) = if index % 2 == 0 { (0, 1) } else { (1, 0) };
         let report = game::play(
             &setup,

@@ -45,15 +45,72 @@ fn shards_split_pairs_and_cover_every_game_once() {
 #[test]
 fn openings_are_seeded_per_pair_and_legal() {
     let c = config(4, (0, 1));
-    let first = c.opening(0);
-    assert_eq!(first, c.opening(0), "the same pair gets the same opening");
-    assert_ne!(first.fen, c.opening(1).fen, "pairs differ");
-    let fen = first.fen.unwrap();
+    let openings = c.openings();
+    assert_eq!(
+        openings,
+        c.openings(),
+        "the same pair gets the same opening"
+    );
+    assert_eq!(openings.len(), 2, "one opening per pair");
+    assert_ne!(openings[&0].fen, openings[&1].fen, "pairs differ");
+    let fen = openings[&0].fen.clone().unwrap();
     let game = Game::from_fen(Variant::Gladiator, &fen).unwrap();
     assert!(game.outcome().is_none());
     let mut other = c.clone();
     other.seed = 8;
-    assert_ne!(other.opening(0).fen, Some(fen), "the seed matters");
+    assert_ne!(other.openings()[&0].fen, Some(fen), "the seed matters");
+}
+
+/// Every distinct position one random turn from the start, found by walking the rules.
+fn one_turn_positions(variant: Variant) -> HashSet<String> {
+    let start = Game::start(variant);
+    start
+        .legal_turns()
+        .iter()
+        .map(|t| {
+            let mut g = start.clone();
+            g.play(t).unwrap();
+            g.fen()
+        })
+        .collect()
+}
+
+#[test]
+fn random_openings_are_distinct_until_they_are_used_up() {
+    // Pagan has few openings of one turn, so pairs draw repeats early.
+    let all = one_turn_positions(Variant::Pagan);
+    let n = all.len() as u32;
+    assert!(n > 3, "{n} one-turn openings");
+    let mut c = config(2 * (n + 3), (0, 1));
+    c.variant = Variant::Pagan;
+    c.opening_turns = 1;
+    let openings = c.openings();
+    let fen = |p: u32| openings[&p].fen.clone().unwrap();
+    // The first n pairs get every one-turn position once, redrawn where a draw repeated one.
+    let first: HashSet<String> = (0..n).map(fen).collect();
+    assert_eq!(first, all);
+    assert!(
+        (0..n).any(|p| openings[&p].id.matches(':').count() == 3),
+        "some pair needed a second draw"
+    );
+    assert_eq!(
+        openings[&0].id, "seed:7:0",
+        "a first draw keeps the pair's id"
+    );
+    // Then a new round: positions come again, distinct among themselves.
+    let again: HashSet<String> = (n..n + 3).map(fen).collect();
+    assert_eq!(again.len(), 3);
+    assert!(again.is_subset(&all));
+    // Every shard draws the same opening for its pairs.
+    let mut sharded = HashMap::new();
+    for i in 0..3 {
+        let mut s = c.clone();
+        s.shard = (i, 3);
+        let part = s.openings();
+        assert!(part.keys().all(|p| p % 3 == i));
+        sharded.extend(part);
+    }
+    assert_eq!(sharded, openings);
 }
 
 #[test]

@@ -30,6 +30,16 @@ pub struct Opening {
     pub(crate) fen: Option<String>,
 }
 
+impl Opening {
+    /// The variant's start position.
+    pub(crate) fn start() -> Opening {
+        Opening {
+            id: "-".into(),
+            fen: None,
+        }
+    }
+}
+
 /// Everything one game needs besides its seats.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
