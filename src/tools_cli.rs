@@ -355,9 +355,13 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
         builtin_tables: !args.no_builtin_tablebase,
         ..quill::search::Limits::default()
     };
+    let mut table = None;
     if let Some(path) = &args.tablebase {
         match quill::tablebase::Tables::load(path) {
-            Ok(tables) => quill::tablebase::set_active(tables),
+            Ok(tables) => {
+                table = tables.shared(rules);
+                quill::tablebase::set_active(tables);
+            }
             Err(e) => {
                 eprintln!("quill exploit: {e}");
                 return ExitCode::from(2);
@@ -372,7 +376,13 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
     let mut worst: f64 = 0.0;
     let mut skipped = 0usize;
     for fen in fens {
-        match endgame::check(rules, fen, limits, args.max_positions as usize) {
+        match endgame::check(
+            rules,
+            fen,
+            limits,
+            args.max_positions as usize,
+            table.as_deref(),
+        ) {
             Ok(r) => {
                 if args.each_depth {
                     for (depth, [w, b]) in &r.iterations {
@@ -399,6 +409,17 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
                     b.value,
                     b.exploitability
                 );
+                if let Some(t) = &r.table {
+                    println!(
+                        "{}: against the tablebase: {} positions compared, {} apart by more than \
+                         1e-6, largest difference {:.3e}{}",
+                        r.fen,
+                        t.compared,
+                        t.apart,
+                        t.largest,
+                        t.at.as_ref().map_or(String::new(), |f| format!(" at {f}"))
+                    );
+                }
                 worst = worst.max(w.exploitability).max(b.exploitability);
             }
             Err(e) => {

@@ -399,6 +399,24 @@ pub struct ExploitReport {
     pub iterations: Vec<(u32, [Exploit; 2])>,
     /// Quill playing White, then Black.
     pub sides: [Exploit; 2],
+    /// The solved values against a tablebase's, when one was given.
+    pub table: Option<TableAgreement>,
+}
+
+/// How the endgame's solved values compare with a tablebase's (`quill exploit --tablebase`):
+/// two solvers of Quill's that share the rules and the matrix solver but not the iteration
+/// (a work list and strategy iteration here; sweeps, strategy iteration and the vanishing
+/// discount in the table's build).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableAgreement {
+    /// Reachable unfinished positions the table holds.
+    pub compared: usize,
+    /// Those whose values differ by more than 1e-6.
+    pub apart: usize,
+    /// The largest difference, and a position where it is.
+    pub largest: f64,
+    /// A position (FEN) of the largest difference.
+    pub at: Option<String>,
 }
 
 /// The most reachable positions `quill exploit` solves by default.
@@ -410,7 +428,8 @@ pub const MAX_POSITIONS: usize = 10_000_000;
 
 /// Solves the endgame at `fen` exactly (at most `max_positions` reachable positions, and 50
 /// solves a position, at least 50,000,000, in its work list), searches it within `limits`,
-/// and measures how exploitable each side's root strategy is.
+/// and measures how exploitable each side's root strategy is; with a `table`, compares the
+/// solved values with it ([`TableAgreement`]).
 ///
 /// # Errors
 /// When the FEN is invalid, the game is over, or it has more than `max_positions` positions.
@@ -419,6 +438,7 @@ pub fn check(
     fen: &str,
     limits: Limits,
     max_positions: usize,
+    table: Option<&crate::tablebase::Tablebase>,
 ) -> Result<ExploitReport, CheckError> {
     let pos = Position::from_fen(rules, fen).map_err(CheckError::Fen)?;
     let solves = max_positions.saturating_mul(50).max(50_000_000);
@@ -437,7 +457,29 @@ pub fn check(
     if iterations.last().is_some_and(|i| i.0 == analysis.depth) && !analysis.partial {
         iterations.pop();
     }
+    let table = table.map(|t| {
+        let mut agreement = TableAgreement {
+            compared: 0,
+            apart: 0,
+            largest: 0.0,
+            at: None,
+        };
+        for (p, v) in eg.unfinished() {
+            let Some(stored) = t.value(p) else {
+                continue;
+            };
+            let gap = (stored - v).abs();
+            agreement.compared += 1;
+            agreement.apart += usize::from(gap > 1e-6);
+            if gap > agreement.largest {
+                agreement.largest = gap;
+                agreement.at = Some(p.fen());
+            }
+        }
+        agreement
+    });
     Ok(ExploitReport {
+        table,
         fen: pos.fen(),
         states: eg.len(),
         updates: eg.updates,

@@ -203,6 +203,14 @@ impl Tables {
         }
     }
 
+    /// The table of a rule set, shared.
+    pub fn shared(&self, rules: Rules) -> Option<Arc<Tablebase>> {
+        match rules {
+            Rules::Seed => self.seed.clone(),
+            Rules::Classic => self.classic.clone(),
+        }
+    }
+
     /// Whether no table is loaded.
     pub(crate) fn is_empty(&self) -> bool {
         self.seed.is_none() && self.classic.is_none()

@@ -117,3 +117,35 @@ fn a_work_list_stopped_short_is_finished_by_strategy_iteration() {
         assert!(v.abs() <= 1e-6, "value {v}, residual {:e}", eg.residual);
     }
 }
+
+#[test]
+fn the_endgame_solver_agrees_with_the_built_in_table() {
+    // Two of Quill's solvers, sharing the rules and the matrix solver but not the iteration:
+    // every position reachable from a 4-piece endgame is in the built-in table, and each
+    // solved value must be the table's.
+    let limits = crate::search::Limits {
+        depth: Some(1),
+        ..crate::search::Limits::default()
+    };
+    for (rules, fen) in [
+        (Rules::Seed, "4n/1p3/5/2P2/N4 w - - 0 1"),
+        (Rules::Classic, "5/1n2p/5/P1N2/5 w - - 0 1"),
+    ] {
+        let table = crate::tablebase::builtin::tables()
+            .get(rules)
+            .expect("a built-in table");
+        let r = super::endgame::check(rules, fen, limits, 1_000_000, Some(table)).unwrap();
+        let t = r.table.expect("a table was given");
+        assert!(t.compared > 100, "{fen}: {t:?}");
+        assert_eq!(t.compared, r.states - finished(rules, fen), "{fen}: {t:?}");
+        assert_eq!(t.apart, 0, "{fen}: {t:?}");
+        assert!(t.largest < 1e-6, "{fen}: {t:?}");
+    }
+}
+
+/// The finished positions reachable from `fen` (which the comparison leaves out).
+fn finished(rules: Rules, fen: &str) -> usize {
+    let pos = Position::from_fen(rules, fen).unwrap();
+    let eg = Endgame::solve(&pos, 1_000_000, 1e-10, 50_000_000).unwrap();
+    eg.len() - eg.unfinished().count()
+}
