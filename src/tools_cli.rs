@@ -80,6 +80,10 @@ pub(crate) struct ExploitArgs {
     /// answer (how it falls with depth), one line each.
     #[arg(long)]
     each_depth: bool,
+    /// Value play that loops forever as the tablebase does (the vanishing discount,
+    /// protocol-docs/tablebase.md, step 5) before measuring.
+    #[arg(long)]
+    endless: bool,
 }
 
 #[derive(Debug, Args)]
@@ -382,6 +386,7 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
             limits,
             args.max_positions as usize,
             table.as_deref(),
+            args.endless,
         ) {
             Ok(r) => {
                 if args.each_depth {
@@ -394,13 +399,18 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
                 }
                 let [w, b] = r.sides;
                 println!(
-                    "{}: {} positions (residual {:.1e} after {} solves), value {:.6}; depth {}: \
+                    "{}: {} positions (residual {:.1e} after {} solves{}), value {:.6}; depth {}: \
                      White's strategy guarantees {:.6} (exploitability {:.6}), Black's {:.6} of \
                      {:.6} (exploitability {:.6})",
                     r.fen,
                     r.states,
                     r.residual,
                     r.updates,
+                    if args.endless {
+                        format!(", {} re-valued for endless play", r.looping)
+                    } else {
+                        String::new()
+                    },
                     w.value,
                     r.analysis.depth,
                     w.guaranteed,

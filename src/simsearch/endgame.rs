@@ -228,6 +228,33 @@ impl Endgame {
     /// about `4v²` a solve for an error `v`), and the 5-piece endgames stopped with residuals
     /// of 1e-6 to 1e-5 and values 1e-3 from 0.
     fn polish(&mut self, tolerance: f64) {
+        let residual = crate::tablebase::exact::polish(
+            self.graph(),
+            &mut self.values,
+            tolerance,
+            POLISH_ROUNDS,
+        );
+        self.residual = self.residual.min(residual);
+    }
+
+    /// The tablebase's step for endless play (`protocol-docs/tablebase.md`, step 5): where the
+    /// equilibrium strategies loop forever, the values reached are one fixed point among many,
+    /// and those of the game in which endless play is a draw are the limit of the discounted
+    /// values, taken by extrapolation; the rest is settled around them. The number of
+    /// positions re-valued.
+    pub(crate) fn settle_endless(&mut self) -> u64 {
+        let (looping, residual) = crate::tablebase::iterate::settle_endless(
+            self.graph(),
+            &mut self.values,
+            self.residual,
+            crate::tablebase::index::Signature::of(&self.positions[0]),
+        );
+        self.residual = residual;
+        looping
+    }
+
+    /// The unfinished positions and their matrices, as the tablebase's solvers take them.
+    fn graph(&self) -> crate::tablebase::exact::Graph {
         let mut nodes = Vec::new();
         let mut cells = Vec::new();
         for (i, state) in self.states.iter().enumerate() {
@@ -242,14 +269,7 @@ impl Endgame {
                     .unwrap_or_else(|| crate::tablebase::exact::position_cell(c as usize))
             }));
         }
-        let residual = crate::tablebase::exact::polish(
-            nodes,
-            cells,
-            &mut self.values,
-            tolerance,
-            POLISH_ROUNDS,
-        );
-        self.residual = self.residual.min(residual);
+        crate::tablebase::exact::Graph::new(nodes, cells, self.states.len())
     }
 
     /// The value of position `s`'s matrix game over the current values.
@@ -401,6 +421,8 @@ pub struct ExploitReport {
     pub sides: [Exploit; 2],
     /// The solved values against a tablebase's, when one was given.
     pub table: Option<TableAgreement>,
+    /// Positions re-valued by the step for endless play, when it was taken.
+    pub looping: u64,
 }
 
 /// How the endgame's solved values compare with a tablebase's (`quill exploit --tablebase`):
@@ -439,10 +461,12 @@ pub fn check(
     limits: Limits,
     max_positions: usize,
     table: Option<&crate::tablebase::Tablebase>,
+    endless: bool,
 ) -> Result<ExploitReport, CheckError> {
     let pos = Position::from_fen(rules, fen).map_err(CheckError::Fen)?;
     let solves = max_positions.saturating_mul(50).max(50_000_000);
-    let eg = Endgame::solve(&pos, max_positions, 1e-10, solves).map_err(CheckError::Endgame)?;
+    let mut eg = Endgame::solve(&pos, max_positions, 1e-10, solves).map_err(CheckError::Endgame)?;
+    let looping = if endless { eg.settle_endless() } else { 0 };
     let stop = AtomicBool::new(false);
     let measure = |a: &super::Analysis, side| {
         eg.exploitability(&pos, side, a.strategy(side))
@@ -479,6 +503,7 @@ pub fn check(
         agreement
     });
     Ok(ExploitReport {
+        looping,
         table,
         fen: pos.fen(),
         states: eg.len(),

@@ -95,6 +95,9 @@ pub struct SignatureStats {
     pub(crate) residual: f64,
     /// Positions in closed loops, valued by the vanishing discount (`iterate::endless`).
     pub(crate) looping: u64,
+    /// Positions in closed loops left at the values reached, where the discounted solves did
+    /// not converge (`iterate::endless`).
+    pub(crate) unsettled: u64,
     /// Matrix cells (joint turns) of the iterated positions.
     pub(crate) cells: u64,
     /// Processor seconds spent.
@@ -115,6 +118,7 @@ impl SignatureStats {
             rounds: 0,
             residual: 0.0,
             looping: 0,
+            unsettled: 0,
             cells: 0,
             cpu_seconds: 0.0,
         }

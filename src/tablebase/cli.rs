@@ -219,7 +219,7 @@ fn out_path(a: &BuildArgs, rules: Rules) -> (u32, PathBuf) {
 fn print_signature(s: &build::SignatureStats) {
     println!(
         "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
-         {} updates, {} sweeps, {} exact rounds, {} in closed loops, residual {:.1e}, {:.2} CPU s",
+         {} updates, {} sweeps, {} exact rounds, {} in closed loops{}, residual {:.1e}, {:.2} CPU s",
         s.signature.wf,
         s.signature.wh,
         s.signature.bf,
@@ -233,6 +233,14 @@ fn print_signature(s: &build::SignatureStats) {
         s.sweeps,
         s.rounds,
         s.looping,
+        if s.unsettled > 0 {
+            format!(
+                " ({} left unsettled: the discounted solves did not converge)",
+                s.unsettled
+            )
+        } else {
+            String::new()
+        },
         s.residual,
         s.cpu_seconds
     );

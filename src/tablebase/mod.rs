@@ -16,7 +16,7 @@ pub mod cli;
 pub(crate) mod exact;
 pub mod format;
 pub mod index;
-mod iterate;
+pub(crate) mod iterate;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -134,7 +134,7 @@ fn the_endgame_solver_agrees_with_the_built_in_table() {
         let table = crate::tablebase::builtin::tables()
             .get(rules)
             .expect("a built-in table");
-        let r = super::endgame::check(rules, fen, limits, 1_000_000, Some(table)).unwrap();
+        let r = super::endgame::check(rules, fen, limits, 1_000_000, Some(table), false).unwrap();
         let t = r.table.expect("a table was given");
         assert!(t.compared > 100, "{fen}: {t:?}");
         assert_eq!(t.compared, r.states - finished(rules, fen), "{fen}: {t:?}");
