@@ -192,3 +192,53 @@ fn exploit_refuses_a_tablebase_it_cannot_read_before_it_measures() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn exploit_compares_its_values_with_a_tablebase_and_takes_the_endless_step_when_asked() {
+    // A 3-piece table holds every position a 3-piece endgame reaches: the endgame's values
+    // are compared with it, position for position. `--endless` says how many it re-valued.
+    let dir = std::env::temp_dir().join(format!("quill-exploit-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("seed-3.qtb");
+    let table = table.to_str().unwrap();
+    let built = quill(&["tablebase", "build", "--pieces", "3", "--out", table], "");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let fen = "4p/5/5/1n3/P4 w - - 0 1";
+    let args = [
+        "exploit",
+        "--depth",
+        "1",
+        "--fen",
+        fen,
+        "--tablebase",
+        table,
+    ];
+    for endless in [false, true] {
+        let args = [&args[..], if endless { &["--endless"] } else { &[] }].concat();
+        let out = quill(&args, "");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        let line = stdout
+            .lines()
+            .find(|l| l.contains("against the tablebase: "))
+            .unwrap_or_else(|| panic!("no comparison: {stdout}"));
+        let compared: usize = line
+            .split("against the tablebase: ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(compared > 100, "{line}");
+        assert!(line.contains(", 0 apart by more than 1e-6"), "{line}");
+        assert_eq!(
+            stdout.contains("re-valued for endless play"),
+            endless,
+            "{stdout}"
+        );
+    }
+    // A table of the other rule set holds none of the endgame's positions: no line.
+    let classic = quill(&[&args[..], &["--classic"]].concat(), "");
+    assert!(classic.status.success(), "{}", text(&classic.stderr));
+    assert!(!text(&classic.stdout).contains("against the tablebase"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
