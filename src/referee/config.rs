@@ -138,7 +138,7 @@ impl From<results::Error> for MatchError {
 
 /// Draws of one pair's random opening, at most, before the variant's openings of that many
 /// turns are taken as used up ([`MatchConfig::openings`]).
-pub(crate) const DRAWS: usize = 256;
+const DRAWS: usize = 256;
 
 impl MatchConfig {
     /// What identifies the match in the results file's header: a resumed file must match.
