@@ -307,6 +307,12 @@ impl MatchConfig {
             }
             return out;
         }
+        if self.opening_turns == 0 {
+            return (0..pairs)
+                .filter(|&p| mine(p))
+                .map(|p| (p, Opening::start()))
+                .collect();
+        }
         let mut seen: HashSet<String> = HashSet::new();
         for pair in 0..pairs {
             let mut rng =
@@ -351,12 +357,9 @@ impl MatchConfig {
     }
 
     /// One random opening: [`Self::opening_turns`] uniformly drawn legal turns from the start
-    /// position that leave the game unfinished (up to 100 tries), as a FEN; `None` when no
-    /// turns are asked for or no try succeeded (the start position is played).
+    /// position that leave the game unfinished (up to 100 tries), as a FEN; `None` when no try
+    /// succeeded (the start position is played).
     fn draw(&self, rng: &mut Rng) -> Option<String> {
-        if self.opening_turns == 0 {
-            return None;
-        }
         for _attempt in 0..100 {
             let mut game = Game::start(self.variant);
             let mut alive = true;

@@ -73,7 +73,8 @@ const AFTER_DISCOUNT_ROUNDS: usize = 2 * MAX_ROUNDS;
 /// play is a draw is the limit of the discounted values as the discount vanishes; it is taken
 /// there by Richardson extrapolation from three discounts, and the rest solved again around it.
 fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureStats) {
-    if super::exact::closed(g, local).is_empty() {
+    let closed = super::exact::closed(g, local).len() as u64;
+    if closed == 0 {
         return;
     }
     // Each discounted solve with the error its residual allows (the residual over λ).
@@ -92,7 +93,7 @@ fn endless(g: &Graph, parents: &Parents, local: &mut [f64], st: &mut SignatureSt
     if error > DISCOUNT_ERROR {
         // Discounted values this far off extrapolate to nothing: the loops keep the values
         // reached, and the signature says so.
-        st.unsettled = super::exact::closed(g, local).len() as u64;
+        st.unsettled = closed;
         log::warn!(
             "{:?}: the discounted solves did not converge (error up to {error:.1e}): {} positions \
              in closed loops keep the values reached",

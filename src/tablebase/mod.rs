@@ -195,20 +195,22 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// The slot of a rule set.
+    fn slot(&self, rules: Rules) -> &Option<Arc<Tablebase>> {
+        match rules {
+            Rules::Seed => &self.seed,
+            Rules::Classic => &self.classic,
+        }
+    }
+
     /// The table of a rule set.
     pub(crate) fn get(&self, rules: Rules) -> Option<&Tablebase> {
-        match rules {
-            Rules::Seed => self.seed.as_deref(),
-            Rules::Classic => self.classic.as_deref(),
-        }
+        self.slot(rules).as_deref()
     }
 
     /// The table of a rule set, shared.
     pub fn shared(&self, rules: Rules) -> Option<Arc<Tablebase>> {
-        match rules {
-            Rules::Seed => self.seed.clone(),
-            Rules::Classic => self.classic.clone(),
-        }
+        self.slot(rules).clone()
     }
 
     /// Whether no table is loaded.
