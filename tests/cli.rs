@@ -242,3 +242,36 @@ fn exploit_compares_its_values_with_a_tablebase_and_takes_the_endless_step_when_
     assert!(!text(&classic.stdout).contains("against the tablebase"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tablebase_build_keeps_a_checkpoint_while_it_runs_and_refuses_another_builds() {
+    // The checkpoint sits beside the table (`OUT.part`) and is gone once the table is written;
+    // a `.part` file that is not this build's checkpoint stops the build, untouched.
+    let dir = std::env::temp_dir().join(format!("quill-checkpoint-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("seed-3.qtb");
+    let part = dir.join("seed-3.qtb.part");
+    let args = [
+        "tablebase",
+        "build",
+        "--pieces",
+        "3",
+        "--out",
+        table.to_str().unwrap(),
+    ];
+    let built = quill(&args, "");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(table.exists() && !part.exists());
+    assert!(!text(&built.stdout).contains("from the checkpoint"));
+    std::fs::write(&part, "not a checkpoint").unwrap();
+    let refused = quill(&args, "");
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains("seed-3.qtb.part is not a checkpoint of this build")
+            && err.contains("remove it"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), "not a checkpoint");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -20,7 +20,10 @@
 
 use std::fmt;
 
+use std::path::Path;
+
 use super::Tablebase;
+use super::checkpoint::{Checkpoint, CheckpointError};
 use super::index::Signature;
 use crate::variants::apocalypse::Rules;
 
@@ -53,6 +56,8 @@ pub enum BuildError {
     Pieces(u32),
     /// A `--family` signature that no table of 2 ..= `MAX_BUILD_PIECES` pieces holds.
     NotInTable(Signature),
+    /// The checkpoint cannot be used.
+    Checkpoint(CheckpointError),
 }
 
 impl fmt::Display for BuildError {
@@ -66,6 +71,7 @@ impl fmt::Display for BuildError {
                 "{s:?} is not a signature of a table of 2 to {MAX_BUILD_PIECES} pieces \
                  (each side needs a footman)"
             ),
+            BuildError::Checkpoint(e) => write!(f, "{e}"),
         }
     }
 }
@@ -102,6 +108,8 @@ pub struct SignatureStats {
     pub(crate) cells: u64,
     /// Processor seconds spent.
     pub(crate) cpu_seconds: f64,
+    /// Read from the build's checkpoint, not solved by this run.
+    pub(crate) resumed: bool,
 }
 
 impl SignatureStats {
@@ -121,6 +129,7 @@ impl SignatureStats {
             unsettled: 0,
             cells: 0,
             cpu_seconds: 0.0,
+            resumed: false,
         }
     }
 }
@@ -149,24 +158,29 @@ pub(crate) fn cpu_seconds() -> f64 {
 }
 
 /// Builds the table of every position of `rules` with at most `pieces` pieces; `progress`
-/// hears about each signature when it is done.
+/// hears about each signature when it is done (first those read from the checkpoint). With
+/// a `checkpoint` path, each solved signature is saved there and a build stopped part way
+/// resumes from it ([`super::checkpoint`]).
 ///
 /// # Errors
-/// [`BuildError::Pieces`]: a piece count outside 2 ..= `MAX_BUILD_PIECES`.
+/// [`BuildError::Pieces`]: a piece count outside 2 ..= `MAX_BUILD_PIECES`;
+/// [`BuildError::Checkpoint`]: the checkpoint is another build's, or cannot be read or written.
 pub fn build(
     rules: Rules,
     pieces: u32,
     max_sweeps: usize,
+    checkpoint: Option<&Path>,
     progress: &mut dyn FnMut(&SignatureStats),
 ) -> Result<Built, BuildError> {
     if !(2..=MAX_BUILD_PIECES).contains(&pieces) {
         return Err(BuildError::Pieces(pieces));
     }
-    Ok(solve_table(
+    solve_table(
         Tablebase::empty(rules, pieces),
         max_sweeps,
+        checkpoint,
         progress,
-    ))
+    )
 }
 
 /// Builds a *partial* table of `targets` (signatures of one piece count *N*): every position
@@ -175,13 +189,17 @@ pub fn build(
 /// signatures only, and is written with the format's partial flag; it is how a table of
 /// *N* pieces is built and measured a family at a time.
 ///
+/// The checkpoint is as in [`build`].
+///
 /// # Errors
 /// [`BuildError::NotInTable`]: a signature outside a table of 2 ..= `MAX_BUILD_PIECES` pieces,
-/// or of another piece count than the first target's; [`BuildError::Pieces`]: no target.
+/// or of another piece count than the first target's; [`BuildError::Pieces`]: no target;
+/// [`BuildError::Checkpoint`] as in [`build`].
 pub fn build_family(
     rules: Rules,
     targets: &[Signature],
     max_sweeps: usize,
+    checkpoint: Option<&Path>,
     progress: &mut dyn FnMut(&SignatureStats),
 ) -> Result<Built, BuildError> {
     let pieces = targets.first().ok_or(BuildError::Pieces(0))?.pieces();
@@ -198,25 +216,41 @@ pub fn build_family(
         .filter(|s| s.pieces() < pieces || targets.iter().any(|t| t.reaches(*s)))
         .collect();
     let table = Tablebase::empty_of(rules, pieces, signatures);
-    Ok(solve_table(table, max_sweeps, progress))
+    solve_table(table, max_sweeps, checkpoint, progress)
 }
 
 fn solve_table(
     mut table: Tablebase,
     max_sweeps: usize,
+    checkpoint: Option<&Path>,
     progress: &mut dyn FnMut(&SignatureStats),
-) -> Built {
+) -> Result<Built, BuildError> {
     let rules = table.rules;
     let mut values = vec![0.5f64; table.len()];
-    let mut stats = Vec::new();
-    for sig in table.signatures.clone() {
+    let (mut saved, mut stats) = match checkpoint {
+        Some(path) => {
+            let (c, done) = Checkpoint::open(path, &table, max_sweeps, &mut values)
+                .map_err(BuildError::Checkpoint)?;
+            (Some(c), done)
+        }
+        None => (None, Vec::new()),
+    };
+    for s in &stats {
+        progress(s);
+    }
+    for &sig in &table.signatures[stats.len()..] {
         let t0 = cpu_seconds();
         let mut s = super::iterate::solve_signature(&table, rules, sig, max_sweeps, &mut values);
         s.cpu_seconds = cpu_seconds() - t0;
+        if let Some(c) = &mut saved {
+            let base = table.offset(sig).expect("a signature of the table") as usize;
+            c.save(&s, &values[base..base + s.positions as usize])
+                .map_err(BuildError::Checkpoint)?;
+        }
         progress(&s);
-        table.residual = table.residual.max(s.residual);
         stats.push(s);
     }
+    table.residual = stats.iter().fold(0.0, |r, s| r.max(s.residual));
     table.values = values.iter().map(|&v| super::quantise(v)).collect();
-    Built { table, stats }
+    Ok(Built { table, stats })
 }

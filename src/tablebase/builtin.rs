@@ -89,6 +89,7 @@ mod tests {
                 rules,
                 PIECES,
                 crate::tablebase::build::MAX_SWEEPS,
+                None,
                 &mut |_| {},
             )
             .expect("a valid piece count");

@@ -163,20 +163,31 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
         VariantName::ApocalypseClassic => Rules::Classic,
     };
     let (pieces, out) = out_path(a, rules);
+    let checkpoint = checkpoint_path(&out);
     let t0 = build::cpu_seconds();
     let wall = std::time::Instant::now();
     let built = if a.family.is_empty() {
-        build::build(rules, a.pieces, a.max_sweeps as usize, &mut print_signature)
+        build::build(
+            rules,
+            a.pieces,
+            a.max_sweeps as usize,
+            Some(&checkpoint),
+            &mut print_signature,
+        )
     } else {
         build::build_family(
             rules,
             &a.family,
             a.max_sweeps as usize,
+            Some(&checkpoint),
             &mut print_signature,
         )
     }
     .map_err(CliError::Build)?;
     let bytes = format::write(&built.table, &out).map_err(CliError::Write)?;
+    if let Err(e) = std::fs::remove_file(&checkpoint) {
+        log::warn!("{}: not removed: {e}", checkpoint.display());
+    }
     println!(
         "{}: {pieces} pieces{}, {} signatures, {} positions, residual {:.1e}; {:.2} CPU s \
          ({:.2} s wall); peak memory {} MiB; wrote {} ({bytes} bytes)",
@@ -215,11 +226,18 @@ fn out_path(a: &BuildArgs, rules: Rules) -> (u32, PathBuf) {
     (pieces, out)
 }
 
+/// Where a build writing `out` keeps its checkpoint: `out` with `.part` added.
+fn checkpoint_path(out: &std::path::Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".part");
+    PathBuf::from(name)
+}
+
 /// Prints one solved signature's line of the build's report.
 fn print_signature(s: &build::SignatureStats) {
     println!(
         "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
-         {} updates, {} sweeps, {} exact rounds, {} in closed loops{}, residual {:.1e}, {:.2} CPU s",
+         {} updates, {} sweeps, {} exact rounds, {} in closed loops{}, residual {:.1e}, {:.2} CPU s{}",
         s.signature.wf,
         s.signature.wh,
         s.signature.bf,
@@ -242,7 +260,12 @@ fn print_signature(s: &build::SignatureStats) {
             String::new()
         },
         s.residual,
-        s.cpu_seconds
+        s.cpu_seconds,
+        if s.resumed {
+            " (from the checkpoint)"
+        } else {
+            ""
+        }
     );
 }
 

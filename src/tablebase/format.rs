@@ -38,7 +38,7 @@ pub(crate) const CHECKSUM_BYTES: usize = 32;
 pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The variant byte of a rule set.
-fn variant_byte(r: Rules) -> u8 {
+pub(crate) fn variant_byte(r: Rules) -> u8 {
     match r {
         Rules::Seed => 0,
         Rules::Classic => 1,
@@ -80,11 +80,20 @@ pub fn encode(t: &Tablebase) -> Vec<u8> {
 /// The I/O error, with the path.
 pub(crate) fn write(t: &Tablebase, path: &Path) -> Result<u64, WriteError> {
     let bytes = encode(t);
+    // Written beside `path` and renamed over it, so that a stopped write never leaves a
+    // truncated table, nor destroys the table that was there.
+    let mut name = path.as_os_str().to_owned();
+    name.push(".new");
+    let tmp = std::path::PathBuf::from(name);
     let mut f =
-        std::fs::File::create(path).map_err(|e| WriteError::Create(path.to_path_buf(), e))?;
+        std::fs::File::create(&tmp).map_err(|e| WriteError::Create(path.to_path_buf(), e))?;
     f.write_all(&bytes)
         .and_then(|()| f.sync_all())
-        .map_err(|e| WriteError::Write(path.to_path_buf(), e))?;
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            WriteError::Write(path.to_path_buf(), e)
+        })?;
     Ok(bytes.len() as u64)
 }
 

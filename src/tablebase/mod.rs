@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod builtin;
+pub mod checkpoint;
 pub mod cli;
 pub(crate) mod exact;
 pub mod format;

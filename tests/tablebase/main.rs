@@ -18,7 +18,7 @@ mod probe;
 mod python;
 
 fn table(rules: Rules) -> Tablebase {
-    build::build(rules, 3, build::MAX_SWEEPS, &mut |_| {})
+    build::build(rules, 3, build::MAX_SWEEPS, None, &mut |_| {})
         .expect("a 3-piece table builds")
         .table
 }

@@ -70,7 +70,7 @@ fn a_partial_table_is_written_read_and_probed() {
         bf: 1,
         bh: 0,
     };
-    let t = build::build_family(Rules::Seed, &[target], 200, &mut |_| {})
+    let t = build::build_family(Rules::Seed, &[target], 200, None, &mut |_| {})
         .expect("the family builds")
         .table;
     let whole3 = table(Rules::Seed);

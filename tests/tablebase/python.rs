@@ -81,7 +81,7 @@ fn the_slow_family_agrees_with_the_python_solver() {
         bf: 1,
         bh: 1,
     };
-    let t = build::build_family(Rules::Seed, &[one], 200, &mut |_| {})
+    let t = build::build_family(Rules::Seed, &[one], 200, None, &mut |_| {})
         .expect("the family builds")
         .table;
     assert!(t.residual() <= 1e-12, "residual {:.2e}", t.residual());
