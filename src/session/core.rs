@@ -4,7 +4,7 @@ mod options;
 
 use std::sync::{Arc, Mutex};
 
-use super::error::{PerftDepthError, PositionError, UndoError};
+use super::error::{OptionError, PerftDepthError, PositionError, UndoError};
 use crate::game::{Game, GameError, Penalty};
 use crate::geometry::Square;
 use crate::notation::{Leg, WireMove, WireTurn};
@@ -64,8 +64,11 @@ pub struct Core {
     rng: Rng,
     /// Lent to each search; kept between the moves of a game.
     table: Arc<Mutex<TransTable>>,
-    /// The sealed search's table, sized by `Hash` too (memory taken at its first search).
+    /// The sealed search's table. Only the table of the variant's kind of search has
+    /// `Hash`'s memory ([`tables`]).
     sealed: Arc<Mutex<simsearch::JointTable>>,
+    /// Whether the tables were made for a sealed variant.
+    tables_sealed: bool,
 }
 
 impl Core {
@@ -79,14 +82,17 @@ impl Core {
             builtin_tables: true,
         };
         let game = Game::start(Variant::DEFAULT);
+        let (table, sealed) =
+            tables(Variant::DEFAULT, options.hash_mib).unwrap_or_else(|_| smallest());
         Core {
             start: game.clone(),
             game,
             history: Vec::new(),
             rng: Rng::new(fresh_seed(&options)),
             options,
-            table: Arc::new(Mutex::new(TransTable::default())),
-            sealed: Arc::new(Mutex::new(sealed_table(TransTable::DEFAULT_MIB))),
+            table: Arc::new(Mutex::new(table)),
+            sealed: Arc::new(Mutex::new(sealed)),
+            tables_sealed: Variant::DEFAULT.is_sealed(),
         }
     }
 
@@ -139,32 +145,43 @@ impl Core {
         self.game = self.start.clone();
         self.history.clear();
         self.rng = Rng::new(fresh_seed(&self.options));
-        // A search still holding the table keeps its own; the session gets a fresh one.
-        let fresh = match self.table.try_lock() {
-            Ok(mut table) => {
-                table.clear();
-                None
-            }
-            Err(_) => TransTable::new(self.options.hash_mib).ok(),
-        };
-        if let Some(table) = fresh {
-            self.table = Arc::new(Mutex::new(table));
+        if self.tables_sealed == self.variant().is_sealed() {
+            self.clear_tables();
+        } else {
+            self.renew_tables();
         }
-        self.clear_sealed();
     }
 
-    /// Empties the sealed table, or (while a search holds it) gives the session a new one.
-    fn clear_sealed(&mut self) {
-        let busy = match self.sealed.try_lock() {
-            Ok(mut table) => {
+    /// Empties both tables, keeping their memory; a table a search still holds stays the
+    /// search's, and the session gets new ones.
+    pub(crate) fn clear_tables(&mut self) {
+        let free = match (self.table.try_lock(), self.sealed.try_lock()) {
+            (Ok(mut table), Ok(mut sealed)) => {
                 table.clear();
-                false
+                sealed.clear();
+                true
             }
-            Err(_) => true,
+            _ => false,
         };
-        if busy {
-            self.sealed = Arc::new(Mutex::new(sealed_table(self.options.hash_mib)));
+        if !free {
+            self.renew_tables();
         }
+    }
+
+    /// New tables for the variant's kind of search and `Hash` (the smallest there are, with
+    /// an error logged, when the memory cannot be had).
+    fn renew_tables(&mut self) {
+        let made = tables(self.variant(), self.options.hash_mib).unwrap_or_else(|e| {
+            log::error!("{e}: the search gets the smallest tables");
+            smallest()
+        });
+        self.set_tables(made);
+    }
+
+    fn set_tables(&mut self, (table, sealed): (TransTable, simsearch::JointTable)) {
+        self.table = Arc::new(Mutex::new(table));
+        self.sealed = Arc::new(Mutex::new(sealed));
+        self.tables_sealed = self.variant().is_sealed();
     }
 
     /// The sealed search's table, for a search to lock while it runs.
@@ -334,10 +351,42 @@ impl PerftDivide {
     }
 }
 
-/// A sealed table of `mib` MiB (sizes are checked by [`Core::set_hash`]; the default
-/// table otherwise).
-fn sealed_table(mib: usize) -> simsearch::JointTable {
-    simsearch::JointTable::with_mib(mib).unwrap_or_default()
+/// The tables of a session playing `variant` with `Hash` `mib` (checked by
+/// [`Core::set_hash`]): the table of the variant's kind of search gets the memory, taken now
+/// so that no move's time pays for it; the other kind, which the variant never searches with,
+/// gets the least there is. So a session holds one `Hash` of memory, not two.
+///
+/// # Errors
+/// When the memory cannot be had.
+fn tables(
+    variant: Variant,
+    mib: usize,
+) -> Result<(TransTable, simsearch::JointTable), OptionError> {
+    let sealed = simsearch::JointTable::with_mib(mib).unwrap_or_default();
+    if !variant.is_sealed() {
+        // The sealed table takes no memory until a search of it (there is none here).
+        return Ok((TransTable::new(mib).map_err(OptionError::Memory)?, sealed));
+    }
+    let mut sealed = sealed;
+    sealed.allocate().map_err(|e| {
+        OptionError::Memory(crate::search::TableError::NoMemory {
+            mib,
+            why: e.to_string(),
+        })
+    })?;
+    // One bucket: a sealed variant's searches never probe it.
+    let table = TransTable::new(0).map_err(OptionError::Memory)?;
+    Ok((table, sealed))
+}
+
+/// The smallest tables (one bucket, and a sealed table that takes its memory at its first
+/// search), when [`tables`] could not have its memory.
+fn smallest() -> (TransTable, simsearch::JointTable) {
+    let table = TransTable::new(0).expect("a table of one bucket");
+    (
+        table,
+        simsearch::JointTable::with_mib(1).unwrap_or_default(),
+    )
 }
 
 fn fresh_seed(options: &Options) -> u64 {

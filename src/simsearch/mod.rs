@@ -247,16 +247,20 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
         }
     }
 
+    /// When the search stops, from its start: the time limit less the reserve the
+    /// alternating search keeps too ([`crate::search::reserve`]: a 40th, at most 25 ms) for
+    /// the answer to be chosen and written within the limit.
+    fn deadline(&self) -> Option<std::time::Duration> {
+        self.limits.time.map(|t| t - crate::search::reserve(t))
+    }
+
     /// Whether a limit or the stop flag ended the search.
     fn poll(&mut self) -> bool {
         if self.aborted || !self.can_abort || self.stats.nodes < self.next_poll {
             return self.aborted;
         }
         self.next_poll = self.stats.nodes + 256;
-        let late = self
-            .limits
-            .time
-            .is_some_and(|t| self.started.elapsed() >= t);
+        let late = self.deadline().is_some_and(|t| self.started.elapsed() >= t);
         let spent = self.limits.nodes.is_some_and(|n| self.stats.nodes >= n);
         if late || spent || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;

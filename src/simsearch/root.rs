@@ -128,7 +128,7 @@ impl<G: SealedRules> Searcher<'_, G> {
             if decided || (lines.white.len() == 1 && lines.black.len() == 1) {
                 break;
             }
-            if let Some(budget) = self.limits.time
+            if let Some(budget) = self.deadline()
                 && !self.limits.exact
                 && !clock.worth_starting(self.started.elapsed(), budget)
             {

@@ -99,8 +99,9 @@ impl std::error::Error for JointTableError {}
 
 /// The sealed search's transposition table, sized in MiB (the `Hash` option) and kept
 /// between the moves of a game: entries hold for their position and depth whatever the
-/// history, so a later search may use them. Memory is taken at the first search, not when
-/// the size is set (a session playing alternating games never pays for it).
+/// history, so a later search may use them. Memory is taken by [`JointTable::allocate`] (a
+/// session does so when it plays a sealed variant; a session playing alternating games never
+/// pays for it) or else at the first search.
 ///
 /// Buckets of two slots (depth-preferred and always-replace); the bucket of a key is its
 /// high bits multiplied into the bucket count, so any count works and the size is within one
@@ -157,27 +158,26 @@ impl<M: Copy> JointTable<M> {
         self.buckets * WAYS * Self::SLOT_BYTES
     }
 
-    /// Whether the memory has been taken (by a first search).
+    /// Whether the memory has been taken.
     #[cfg(test)]
     pub(crate) fn is_allocated(&self) -> bool {
         !self.slots.is_empty()
     }
 
-    /// Empties the table (`ucinewgame`, `new`, `Clear Hash`) and gives its memory back.
+    /// Empties the table (`ucinewgame`, `new`, `Clear Hash`), keeping its memory for the
+    /// next search.
     pub(crate) fn clear(&mut self) {
-        self.slots = Vec::new();
+        self.slots.fill(Slot::EMPTY);
         self.hits = 0;
     }
 
-    /// Prepares a search: takes the memory if needed and ages the entries of earlier ones
-    /// (they stay usable, but any new entry may replace them).
+    /// Takes the table's memory now if it has not been taken (the session does so when `Hash`
+    /// or the variant is set, so that no move's time pays for it).
     ///
     /// # Errors
     /// When the memory cannot be had (the table stays empty, and usable: every probe misses
     /// and nothing is stored).
-    pub(crate) fn new_search(&mut self) -> Result<(), JointTableError> {
-        self.hits = 0;
-        self.generation = self.generation.wrapping_add(1);
+    pub(crate) fn allocate(&mut self) -> Result<(), JointTableError> {
         if self.slots.is_empty() {
             let n = self.buckets * WAYS;
             let mut slots = Vec::new();
@@ -190,6 +190,18 @@ impl<M: Copy> JointTable<M> {
             self.slots = slots;
         }
         Ok(())
+    }
+
+    /// Prepares a search: takes the memory if needed and ages the entries of earlier ones
+    /// (they stay usable, but any new entry may replace them).
+    ///
+    /// # Errors
+    /// When the memory cannot be had (the table stays empty, and usable: every probe misses
+    /// and nothing is stored).
+    pub(crate) fn new_search(&mut self) -> Result<(), JointTableError> {
+        self.hits = 0;
+        self.generation = self.generation.wrapping_add(1);
+        self.allocate()
     }
 
     fn bucket(&self, key: u64) -> usize {

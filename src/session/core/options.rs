@@ -1,9 +1,7 @@
 //! The options a GUI sets in either dialect (`Seed`, `Hash`, `SealedCommit`,
 //! `TablebasePath`, …), each value checked with a typed refusal.
 
-use std::sync::{Arc, Mutex};
-
-use super::{Core, MAX_SEED, fresh_seed, sealed_table};
+use super::{Core, MAX_SEED, fresh_seed};
 use crate::rng::Rng;
 use crate::search::TransTable;
 use crate::session::error::OptionError;
@@ -25,11 +23,9 @@ impl Core {
                 max: TransTable::MAX_MIB as u64,
                 got: mib,
             })?;
-        // A new table, not the old one resized: a running search may still hold that.
-        self.table = Arc::new(Mutex::new(
-            TransTable::new(mib).map_err(OptionError::Memory)?,
-        ));
-        self.sealed = Arc::new(Mutex::new(sealed_table(mib)));
+        // New tables, not the old ones resized: a running search may still hold those.
+        let made = super::tables(self.variant(), mib)?;
+        self.set_tables(made);
         self.options.hash_mib = mib;
         Ok(())
     }
@@ -68,7 +64,7 @@ impl Core {
                 Ok(())
             }
             "clear hash" => {
-                self.clear_hash();
+                self.clear_tables();
                 Ok(())
             }
             // One search thread and one line: only these values are true (uci.md).
@@ -95,14 +91,6 @@ impl Core {
                 value: value.to_string(),
             })?;
         Ok(())
-    }
-
-    /// Empties both transposition tables (the alternating one only when no search holds it).
-    fn clear_hash(&mut self) {
-        if let Ok(mut table) = self.table.try_lock() {
-            table.clear();
-        }
-        self.clear_sealed();
     }
 
     /// Sets the sampler's seed (0: a fresh one each game) and reseeds it.

@@ -85,3 +85,47 @@ fn a_turn_that_repeats_the_game_scores_as_a_repetition() {
     let fresh = choose(&[]);
     assert_ne!(fresh.score, crate::player::Score::Cp(0));
 }
+
+/// The memory each table holds: the alternating table's entries (16 bytes each) and whether
+/// the sealed one has taken its memory, with its size.
+fn memory(core: &Core) -> (usize, Option<usize>) {
+    let table = core.table.lock().unwrap().len() * 16;
+    let sealed = core.sealed.lock().unwrap();
+    (table, sealed.is_allocated().then(|| sealed.bytes()))
+}
+
+#[test]
+fn only_the_table_the_variant_searches_with_has_the_hash() {
+    let mib = 1 << 20;
+    let mut core = Core::new();
+    // The default variant is sealed: its table has the default Hash, taken before any search.
+    assert!(Variant::DEFAULT.is_sealed());
+    let (table, sealed) = memory(&core);
+    assert!(table <= 64, "{table} bytes");
+    assert!(
+        sealed.is_some_and(|b| b > 15 * mib && b <= 16 * mib),
+        "{sealed:?}"
+    );
+    core.set_hash(64).unwrap();
+    let (table, sealed) = memory(&core);
+    assert!(table <= 64, "{table} bytes");
+    assert!(
+        sealed.is_some_and(|b| b > 63 * mib && b <= 64 * mib),
+        "{sealed:?}"
+    );
+    // An alternating variant: the transposition table has it, the sealed one nothing.
+    core.set_variant(Variant::Gladiator);
+    let (table, sealed) = memory(&core);
+    assert!(table > 63 * mib && table <= 64 * mib, "{table} bytes");
+    assert_eq!(sealed, None);
+    // A new game keeps them; back to a sealed variant, the memory moves back.
+    core.new_game();
+    assert_eq!(memory(&core).0, table);
+    core.set_variant(Variant::ApocalypseClassic);
+    let (table, sealed) = memory(&core);
+    assert!(table <= 64, "{table} bytes");
+    assert!(sealed.is_some_and(|b| b > 63 * mib), "{sealed:?}");
+    // Clear Hash empties the sealed table and keeps its memory.
+    core.set_option("Clear Hash", None).unwrap();
+    assert!(memory(&core).1.is_some_and(|b| b > 63 * mib));
+}
