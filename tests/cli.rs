@@ -273,5 +273,24 @@ fn tablebase_build_keeps_a_checkpoint_while_it_runs_and_refuses_another_builds()
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&part).unwrap(), "not a checkpoint");
+    // A table that could not be written is known before any solving, not hours later.
+    let nowhere = dir.join("no-such-dir").join("t.qtb");
+    let out = quill(
+        &[
+            "tablebase",
+            "build",
+            "--pieces",
+            "5",
+            "--out",
+            nowhere.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("t.qtb.part: No such file"),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
