@@ -64,6 +64,7 @@ macro_rules! registry {
 pub mod bench;
 pub mod board;
 pub(crate) mod choice;
+pub mod cli_output;
 pub mod commit;
 pub mod game;
 pub mod geometry;

@@ -301,26 +301,31 @@ pub fn run_match(args: &MatchArgs) -> ExitCode {
     };
     match referee::run(&config) {
         Ok(outcome) => {
-            println!("{}", outcome.summary);
+            quill::outln!("{}", outcome.summary);
             if let Some(at) = &outcome.stopped
                 && let Some(t) = &at.sprt
             {
                 let counted = at.games() + at.skipped;
-                println!(
+                quill::outln!(
                     "The SPRT stopped the match after {counted} games: llr {:.2} (bounds {:.2}, \
                      {:.2}) [{:.1}, {:.1}], {}",
-                    t.llr, t.lower, t.upper, t.sprt.elo0, t.sprt.elo1, t.decision
+                    t.llr,
+                    t.lower,
+                    t.upper,
+                    t.sprt.elo0,
+                    t.sprt.elo1,
+                    t.decision
                 );
                 let late =
                     (outcome.summary.games() + outcome.summary.skipped).saturating_sub(counted);
                 if late > 0 {
-                    println!(
+                    quill::outln!(
                         "({late} games in play at the stop finished after it: they are in the \
                          results and the score above, not in the verdict)"
                     );
                 }
             }
-            println!("results: {}", config.results.display());
+            quill::outln!("results: {}", config.results.display());
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -353,12 +358,12 @@ pub fn run_merge(args: &MergeArgs) -> ExitCode {
         }
     }
     let summary = Summary::new(&records, &engine, args.sprt);
-    println!("{summary}");
+    quill::outln!("{summary}");
     if summary
         .sprt
         .is_some_and(|t| t.decision == Decision::Continue)
     {
-        println!("(the SPRT has not decided yet)");
+        quill::outln!("(the SPRT has not decided yet)");
     }
     ExitCode::SUCCESS
 }

@@ -273,7 +273,7 @@ pub(crate) fn run_perft(args: &PerftArgs) -> ExitCode {
     let divide = core.perft(args.depth);
     let elapsed = started.elapsed();
     for line in divide.lines() {
-        println!("{line}");
+        quill::outln!("{line}");
     }
     let nodes = divide.total();
     let secs = elapsed.as_secs_f64();
@@ -306,12 +306,13 @@ pub(crate) fn run_verify(args: &VerifyArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     if quill::commit::verify(&args.commitment, &args.r#move, &args.nonce) {
-        println!("valid: {} commits to {}", args.commitment, args.r#move);
+        quill::outln!("valid: {} commits to {}", args.commitment, args.r#move);
         ExitCode::SUCCESS
     } else {
-        println!(
+        quill::outln!(
             "INVALID: {} does not commit to {} with that nonce",
-            args.commitment, args.r#move
+            args.commitment,
+            args.r#move
         );
         ExitCode::FAILURE
     }
@@ -321,7 +322,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> ExitCode {
     let lines = quill::bench::run(args.depth);
     let (mut nodes, mut micros) = (0u64, 0u64);
     for line in &lines {
-        println!(
+        quill::outln!(
             "{:<20} {:<16} {:>10} nodes {:>8} us",
             line.variant.name(),
             line.best,
@@ -331,7 +332,7 @@ pub(crate) fn run_bench(args: &BenchArgs) -> ExitCode {
         nodes += line.nodes;
         micros += line.micros;
     }
-    println!("Signature: {nodes} nodes");
+    quill::outln!("Signature: {nodes} nodes");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
         micros as f64 / 1e6,
@@ -391,14 +392,16 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
             Ok(r) => {
                 if args.each_depth {
                     for (depth, [w, b]) in &r.iterations {
-                        println!(
+                        quill::outln!(
                             "{}: depth {depth}: exploitability {:.6} (White), {:.6} (Black)",
-                            r.fen, w.exploitability, b.exploitability
+                            r.fen,
+                            w.exploitability,
+                            b.exploitability
                         );
                     }
                 }
                 let [w, b] = r.sides;
-                println!(
+                quill::outln!(
                     "{}: {} positions (residual {:.1e} after {} solves{}), value {:.6}; depth {}: \
                      White's strategy guarantees {:.6} (exploitability {:.6}), Black's {:.6} of \
                      {:.6} (exploitability {:.6})",
@@ -420,7 +423,7 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
                     b.exploitability
                 );
                 if let Some(t) = &r.table {
-                    println!(
+                    quill::outln!(
                         "{}: against the tablebase: {} positions compared, {} apart by more than \
                          1e-6, largest difference {:.3e}{}",
                         r.fen,
@@ -442,9 +445,9 @@ pub(crate) fn run_exploit(args: &ExploitArgs) -> ExitCode {
     }
     if skipped > 0 {
         let s = if skipped == 1 { "" } else { "s" };
-        println!("Worst exploitability: {worst:.6} ({skipped} position{s} skipped)");
+        quill::outln!("Worst exploitability: {worst:.6} ({skipped} position{s} skipped)");
         return ExitCode::from(2);
     }
-    println!("Worst exploitability: {worst:.6}");
+    quill::outln!("Worst exploitability: {worst:.6}");
     ExitCode::SUCCESS
 }

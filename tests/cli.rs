@@ -294,3 +294,22 @@ fn tablebase_build_keeps_a_checkpoint_while_it_runs_and_refuses_another_builds()
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_tool_whose_reader_has_gone_ends_quietly() {
+    // `quill perft … | head -1`: the reader is gone before the tool writes. `println!` would
+    // panic here (exit code 101 and a panic message on standard error).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_quill"))
+        .args(["perft", "--variant", "gladiator", "1"])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("cannot write"), "{err}");
+}

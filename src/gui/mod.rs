@@ -241,7 +241,7 @@ async fn serve(port: u16, config: Config, variant: Variant) -> Result<(), StartE
         next_client: AtomicU64::new(0),
         engines,
     });
-    println!("quill gui: open http://127.0.0.1:{port}/?token={token}");
+    crate::outln!("quill gui: open http://127.0.0.1:{port}/?token={token}");
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
     let served = axum::serve(listener, http::router(hub))

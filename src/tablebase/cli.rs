@@ -188,7 +188,7 @@ fn run_build(a: &BuildArgs) -> Result<(), CliError> {
     if let Err(e) = std::fs::remove_file(&checkpoint) {
         log::warn!("{}: not removed: {e}", checkpoint.display());
     }
-    println!(
+    crate::outln!(
         "{}: {pieces} pieces{}, {} signatures, {} positions, residual {:.1e}; {:.2} CPU s \
          ({:.2} s wall); peak memory {} MiB; wrote {} ({bytes} bytes)",
         rules_name(rules),
@@ -235,7 +235,7 @@ fn checkpoint_path(out: &std::path::Path) -> PathBuf {
 
 /// Prints one solved signature's line of the build's report.
 fn print_signature(s: &build::SignatureStats) {
-    println!(
+    crate::outln!(
         "{}{}{}{}: {} positions ({} finished, {} solved once, {} iterated, {} cells), \
          {} updates, {} sweeps, {} exact rounds, {} in closed loops{}, residual {:.1e}, {:.2} CPU s{}",
         s.signature.wf,
@@ -283,7 +283,7 @@ fn peak_mib() -> u64 {
 
 fn run_stats(a: &FileArgs) -> Result<(), CliError> {
     let t = format::read(&a.file).map_err(|e| CliError::Read(a.file.clone(), e))?;
-    println!(
+    crate::outln!(
         "{}: {}, up to {} pieces, {} signatures, {} positions, residual {:.1e}",
         a.file.display(),
         rules_name(t.rules()),
@@ -292,13 +292,15 @@ fn run_stats(a: &FileArgs) -> Result<(), CliError> {
         t.len(),
         t.residual()
     );
-    println!("signature (WF WH BF BH): positions, White wins, draws, Black wins, other values");
+    crate::outln!(
+        "signature (WF WH BF BH): positions, White wins, draws, Black wins, other values"
+    );
     let (one, half) = (SCALE as u32, (SCALE / 2.0) as u32);
     for &s in t.signatures() {
         let v = t.signature_values(s).expect("a signature of the table");
         let count = |q: u32| v.iter().filter(|&&x| x == q).count();
         let (w, d, b) = (count(one), count(half), count(0));
-        println!(
+        crate::outln!(
             "{} {} {} {}: {}, {w}, {d}, {b}, {}",
             s.wf,
             s.wh,
@@ -316,7 +318,7 @@ fn run_probe(a: &ProbeArgs) -> Result<(), CliError> {
     for fen in &a.fens {
         let pos = Position::from_fen(t.rules(), fen).map_err(|e| CliError::Fen(fen.clone(), e))?;
         let Some(v) = t.value(&pos) else {
-            println!("{}: not in the table", pos.fen());
+            crate::outln!("{}: not in the table", pos.fen());
             continue;
         };
         let (mut white, mut black) = (Vec::new(), Vec::new());
@@ -338,7 +340,7 @@ fn run_probe(a: &ProbeArgs) -> Result<(), CliError> {
                 show(&black, &sol.cols)
             );
         }
-        println!("{line}");
+        crate::outln!("{line}");
     }
     Ok(())
 }
