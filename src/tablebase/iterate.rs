@@ -336,20 +336,28 @@ fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStat
     let (mut window, mut previous) = (f64::INFINITY, f64::INFINITY);
     loop {
         let mut residual: f64 = 0.0;
+        // The position that moved most, for the debug log.
+        let mut largest = 0;
         for k in 0..n {
             let v = g.solve(k, local, &mut solver, &mut payoff).value;
             let i = g.nodes[k].0 as usize;
             ch.before[k] = ch.delta[k];
             ch.delta[k] = v - local[i];
-            residual = residual.max(ch.delta[k].abs());
+            if ch.delta[k].abs() > residual {
+                (residual, largest) = (ch.delta[k].abs(), k);
+            }
             local[i] = v;
         }
         st.sweeps += 1;
         st.residual = residual;
         log::debug!(
-            "{:?}: sweep {}, residual {residual:.3e}",
+            "{:?}: sweep {}, residual {residual:.3e} at index {} (change {:.3e} after {:.3e}, value {:.17})",
             st.signature,
-            st.sweeps
+            st.sweeps,
+            g.nodes[largest].0,
+            ch.delta[largest],
+            ch.before[largest],
+            local[g.nodes[largest].0 as usize]
         );
         if st.sweeps.is_multiple_of(100) {
             log::info!(
