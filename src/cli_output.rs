@@ -38,7 +38,7 @@ fn exit_code(e: &io::Error, err: &mut impl Write) -> i32 {
     }
 }
 
-/// `println!` for the tools: [`line`] with `format!` arguments.
+/// `println!` for the tools: [`line()`] with `format!` arguments.
 #[macro_export]
 macro_rules! outln {
     ($($arg:tt)*) => {

@@ -99,7 +99,7 @@ impl std::error::Error for JointTableError {}
 
 /// The sealed search's transposition table, sized in MiB (the `Hash` option) and kept
 /// between the moves of a game: entries hold for their position and depth whatever the
-/// history, so a later search may use them. Memory is taken by [`JointTable::allocate`] (a
+/// history, so a later search may use them. Memory is taken by `JointTable::allocate` (a
 /// session does so when it plays a sealed variant; a session playing alternating games never
 /// pays for it) or else at the first search.
 ///
