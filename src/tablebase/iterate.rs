@@ -345,7 +345,8 @@ fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStat
     let (mut window, mut previous) = (f64::INFINITY, f64::INFINITY);
     loop {
         let mut residual: f64 = 0.0;
-        // The position that moved most, for the debug log.
+        // The position that would have moved most, for the debug log (its steps are the
+        // changes taken, half of them when damped).
         let mut largest = 0;
         for k in 0..n {
             let v = g.solve(k, local, &mut solver, &mut payoff).value;
@@ -366,7 +367,7 @@ fn sweep(g: &Graph, local: &mut [f64], max_sweeps: usize, st: &mut SignatureStat
         st.sweeps += 1;
         st.residual = residual;
         log::debug!(
-            "{:?}: sweep {}, residual {residual:.3e} at index {} (change {:.3e} after {:.3e}, value {:.17})",
+            "{:?}: sweep {}, residual {residual:.3e} at index {} (step {:.3e} after {:.3e}, value {:.17})",
             st.signature,
             st.sweeps,
             g.nodes[largest].0,
