@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::clock::Clock;
 use super::oracle::Cells;
-use super::{Analysis, FULL, JointTable, SealedRules, Searcher, Solved};
+use super::{Analysis, FULL, JointTable, SealedRules, Searcher, SharedProbe, Solved};
 use crate::choice::Choice;
 use crate::notation::WireMove;
 use crate::rng::Rng;
@@ -29,12 +29,30 @@ pub fn analyse<G: SealedRules>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Analysis<G::Move>),
 ) -> Option<Analysis<G::Move>> {
-    let probe = G::shared_probe(limits.builtin_tables);
+    let mut limits = limits;
+    let probe = ready_probe(pos, &mut limits, stop);
     let mut s = Searcher::new(limits, stop);
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());
     }
     s.analyse(pos, white_only, black_only, report)
+}
+
+/// The game's probe ([`SealedRules::shared_probe`]) made ready for a search from `pos`
+/// ([`super::Probe::prepare`]): it may wait for at most half of `limits.time` (and never past
+/// `stop`), and the time it waited is taken from `limits.time`.
+fn ready_probe<G: SealedRules>(
+    pos: &G,
+    limits: &mut Limits,
+    stop: &AtomicBool,
+) -> Option<SharedProbe<G>> {
+    let probe = G::shared_probe(limits.builtin_tables)?;
+    let began = Instant::now();
+    probe.prepare(pos, limits.time.map(|t| began + t / 2), stop);
+    if let Some(t) = &mut limits.time {
+        *t = t.saturating_sub(began.elapsed());
+    }
+    Some(probe)
 }
 
 /// Both sides' move lists of a node.
@@ -246,7 +264,8 @@ pub fn choose_with_table<G: SealedRules>(
         Side::White => (&own, &[]),
         Side::Black => (&[], &own),
     };
-    let probe = G::shared_probe(limits.builtin_tables);
+    let mut limits = limits;
+    let probe = ready_probe(pos, &mut limits, stop);
     let mut s = Searcher::with_table(limits, stop, std::mem::take(table));
     if let Some(p) = &probe {
         s = s.with_probe(p.as_ref());

@@ -5,6 +5,8 @@
 //! trait alone; a sealed variant is one implementation of it (Apocalypse's is in
 //! `apocalypse.rs`, with its evaluation in [`super::eval`]).
 
+use std::sync::atomic::AtomicBool;
+
 use crate::notation::WireMove;
 use crate::solver::Solution;
 use crate::variant::Side;
@@ -113,6 +115,13 @@ pub trait Probe<G: SealedRules>: Sync {
     fn covers_children(&self, pos: &G) -> bool {
         let _ = pos;
         true
+    }
+
+    /// Makes ready what a search from `root` will ask (a table to load), before the search
+    /// starts: waiting, if it must, until it is ready, `until` has passed or `stop` is set.
+    /// A probe that is not ready answers what it can. Nothing by default.
+    fn prepare(&self, root: &G, until: Option<std::time::Instant>, stop: &AtomicBool) {
+        let _ = (root, until, stop);
     }
 }
 

@@ -22,6 +22,7 @@ pub(crate) mod iterate;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use index::{Footmen, Signature, canonical, pieces_of};
 
@@ -314,7 +315,7 @@ pub(crate) struct Probing {
 
 impl Probing {
     /// The table of `rules` that answers for `pos`'s piece count: a loaded one that holds
-    /// it, else the built-in one.
+    /// it, else a built-in one that is loaded ([`builtin::holding`]).
     /// The piece count is looked at first: a position of more pieces asks no table (and
     /// does not inflate the built-in ones).
     fn table(&self, pos: &Position) -> Option<&Tablebase> {
@@ -322,20 +323,24 @@ impl Probing {
         if let Some(t) = self.loaded.get(pos.rules()).filter(|t| pieces <= t.pieces) {
             return Some(t);
         }
-        if self.builtin && pieces <= builtin::PIECES {
-            return builtin::tables().get(pos.rules());
+        if self.builtin {
+            return builtin::holding(pos.rules(), pieces);
         }
         None
     }
 
-    /// The most pieces a table of `rules` in use holds.
+    /// The most pieces a table of `rules` in use holds now.
     fn pieces(&self, rules: Rules) -> u32 {
         let loaded = self.loaded.get(rules).map_or(0, |t| t.pieces);
-        if self.builtin {
-            loaded.max(builtin::PIECES)
-        } else {
-            loaded
+        if !self.builtin {
+            return loaded;
         }
+        let builtin = if builtin::holding(rules, builtin::FIVE).is_some() {
+            builtin::FIVE
+        } else {
+            builtin::PIECES
+        };
+        loaded.max(builtin)
     }
 }
 
@@ -358,6 +363,13 @@ impl crate::simsearch::Probe<Position> for Probing {
     fn covers_children(&self, pos: &Position) -> bool {
         // A turn removes at most two pieces (each move one, by capture or collision).
         pos.pieces() <= self.pieces(pos.rules()) + 2
+    }
+
+    fn prepare(&self, root: &Position, until: Option<std::time::Instant>, stop: &AtomicBool) {
+        let rules = root.rules();
+        if self.builtin && self.loaded.get(rules).is_none_or(|t| t.pieces < builtin::FIVE) {
+            builtin::prepare(rules, root.pieces(), until, stop);
+        }
     }
 }
 
