@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Once, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::{Tables, Tablebase, format};
+use super::{Tablebase, Tables, format};
 use crate::variants::apocalypse::Rules;
 
 /// The compressed 4-piece table of the seed rules (`apocalypse`).

@@ -367,7 +367,12 @@ impl crate::simsearch::Probe<Position> for Probing {
 
     fn prepare(&self, root: &Position, until: Option<std::time::Instant>, stop: &AtomicBool) {
         let rules = root.rules();
-        if self.builtin && self.loaded.get(rules).is_none_or(|t| t.pieces < builtin::FIVE) {
+        if self.builtin
+            && self
+                .loaded
+                .get(rules)
+                .is_none_or(|t| t.pieces < builtin::FIVE)
+        {
             builtin::prepare(rules, root.pieces(), until, stop);
         }
     }

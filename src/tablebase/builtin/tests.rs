@@ -70,7 +70,7 @@ fn five_piece_tables_extend_the_four_piece_ones() {
 /// values must be a fixed point of the one-turn game: at a sample of positions of every
 /// 5-piece signature, the stored value is the value of the matrix game of the position's
 /// legal moves over the table's own values of the positions they lead to (to the table's
-/// precision). A table whose values were shuffled, damaged or of the other rule set fails.
+/// precision). A table whose values were shuffled or damaged fails.
 #[test]
 fn five_piece_values_are_the_value_of_their_turn() {
     const PER_SIGNATURE: usize = 60;
@@ -81,7 +81,10 @@ fn five_piece_values_are_the_value_of_their_turn() {
         let (mut checked, mut worst, mut fives) = (0, 0.0_f64, 0);
         for &s in t.signatures().iter().filter(|s| s.pieces() == FIVE) {
             fives += 1;
-            let n = t.signature_values(s).expect("a signature of the table").len() as u64;
+            let n = t
+                .signature_values(s)
+                .expect("a signature of the table")
+                .len() as u64;
             let mut found = 0;
             for _ in 0..PER_SIGNATURE * 4 {
                 let pos = t.position(s, rng.below(n)).expect("an index of the table");
@@ -90,7 +93,9 @@ fn five_piece_values_are_the_value_of_their_turn() {
                 }
                 pos.legal_moves(Side::White, &mut white);
                 pos.legal_moves(Side::Black, &mut black);
-                let turn = t.solve_root(&pos, &white, &black).expect("children in the table");
+                let turn = t
+                    .solve_root(&pos, &white, &black)
+                    .expect("children in the table");
                 let stored = t.value(&pos).expect("in the table");
                 let off = (turn.value - stored).abs();
                 assert!(
