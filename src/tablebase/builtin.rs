@@ -9,7 +9,7 @@
 //! - The 4-piece tables are inflated and checked at their first probe (about 20 ms), as
 //!   before: a session that never searches an Apocalypse endgame pays nothing.
 //! - A 5-piece table takes about half a second and 69 MiB to inflate, so it is loaded on a
-//!   thread of its own ([`prepare`]) once a search starts from a root of at most
+//!   thread of its own (`prepare`) once a search starts from a root of at most
 //!   [`LOAD_FROM`] pieces, and that search (and every later one) waits for it before it
 //!   starts: a search by time waits at most half its time and the wait counts against it, a
 //!   search by nodes or depth waits until the table is there (so its result does not depend
