@@ -262,7 +262,9 @@ def solve_game_float(a):
                 col = j
                 break
             if obj[j] < -UNBOUNDED_SLACK:
-                raise RuntimeError("unbounded LP (impossible for a positive game)")
+                # A positive game's LP is bounded, so an improving column without a pivot is
+                # the tableau's rounding, larger than the slack allows: solve on fractions.
+                return solve_game_exact_float(a)
         if col is None:
             break
         r = best[1]
@@ -276,7 +278,7 @@ def solve_game_float(a):
         obj = [v - f * w for v, w in zip(obj, t[r])]
         basis[r] = col
     else:
-        raise RuntimeError("simplex did not terminate")
+        return solve_game_exact_float(a)
     total = obj[-1]
     y = [0.0] * n
     for i, b in enumerate(basis):
@@ -291,9 +293,14 @@ def solve_game_float(a):
     earned = min(sum(x[i] * a[i][j] for i in range(m)) for j in range(n))
     conceded = max(sum(a[i][j] * y[j] for j in range(n)) for i in range(m))
     if conceded - earned > BRACKET * (max(col_max) - low) + 1e-15:
-        value, x, y = solve_game_exact(a)
-        return float(value), [float(v) for v in x], [float(v) for v in y]
+        return solve_game_exact_float(a)
     return 1.0 / total - shift, x, y
+
+
+def solve_game_exact_float(a):
+    """solve_game_exact's answer as floats: where the float simplex cannot be trusted."""
+    value, x, y = solve_game_exact(a)
+    return float(value), [float(v) for v in x], [float(v) for v in y]
 
 
 def bellman(graph, values):
