@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Measures how fast Quill answers isready/ping, stop/?, and quit during searches and perft.
+"""Measures how fast Quill answers isready/ping, stop/?, and quit during searches and perft,
+and while a sealed search waits for a built-in tablebase to load (each engine new, so the
+table is loading when the command is sent 20 ms after `go`).
 
 Usage: scripts/responsiveness.py [QUILL] [ROUNDS]. Prints the worst and median latency per
 command and situation, in milliseconds (wall clock; run it on a quiet machine and read the
@@ -54,6 +56,9 @@ UCI = [
     ("pagan", "position startpos", "go perft 32"),
 ]
 
+# A 5-piece root: the search waits for the 5-piece table (about half a second to load).
+LOADING = ("apocalypse-classic", "position fen 4n/5/p2P1/2P2/1N3 w - - 0 1 0/0", "go sealed w infinite")
+
 results = {}
 for variant, position, go in UCI:
     for _ in range(ROUNDS):
@@ -76,5 +81,25 @@ for variant, position, go in UCI:
         p.wait(timeout=10)
         results.setdefault((variant, go, "quit"), []).append((time.perf_counter() - t0) * 1000)
 
+for cmd, answer in [("isready", "readyok"), ("stop", "bestmove"), ("quit", None)]:
+    variant, position, go = LOADING
+    key = (variant, go + " (table loading)", cmd)
+    for _ in range(ROUNDS):
+        p = engine()
+        send(p, "uci"); wait_for(p, "uciok")
+        send(p, f"setoption name UCI_Variant value {variant}")
+        send(p, position)
+        send(p, go)
+        time.sleep(0.02)
+        t0 = time.perf_counter()
+        send(p, cmd)
+        if answer:
+            results.setdefault(key, []).append(wait_for(p, answer))
+            send(p, "quit")
+            p.wait(timeout=10)
+        else:
+            p.wait(timeout=10)
+            results.setdefault(key, []).append((time.perf_counter() - t0) * 1000)
+
 for (variant, go, cmd), ms in results.items():
-    print(f"{variant:11} {go:30} {cmd:8} median {statistics.median(ms):7.2f} ms  worst {max(ms):7.2f} ms")
+    print(f"{variant:18} {go:38} {cmd:8} median {statistics.median(ms):7.2f} ms  worst {max(ms):7.2f} ms")

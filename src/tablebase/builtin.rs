@@ -6,8 +6,10 @@
 //! set, compressed with zlib (`scripts/pack-builtin-tables.sh` makes them): about 0.8 MB for
 //! the two 4-piece tables (6.6 MB whole) and 25.5 MB for the two 5-piece ones (145 MB whole).
 //!
-//! - The 4-piece tables are inflated and checked at their first probe (about 20 ms), as
-//!   before: a session that never searches an Apocalypse endgame pays nothing.
+//! - A 4-piece table (about 15 ms to inflate and check) is loaded on a thread of its own
+//!   when a sealed search of its rule set first starts (`prepare`), and that search waits
+//!   for it as below, so a `stop` or `quit` is answered while it inflates; a session that
+//!   never searches Apocalypse pays nothing, and a probe from elsewhere inflates it there.
 //! - A 5-piece table takes about half a second and 69 MiB to inflate, so it is loaded on a
 //!   thread of its own (`prepare`) once a search starts from a root of at most
 //!   [`LOAD_FROM`] pieces, and that search (and every later one) waits for it before it
@@ -56,62 +58,68 @@ const MAX_BYTES: usize = 4 << 20;
 /// The most bytes a 5-piece table may inflate to (each is 72,286,072).
 const MAX_BYTES_FIVE: usize = 80 << 20;
 
-/// How often a search waiting for a 5-piece table looks at its stop flag.
+/// How often a search waiting for a table looks at its stop flag.
 const POLL: Duration = Duration::from_millis(1);
 
-/// Both 4-piece tables, inflated and checked on first use. One that fails (a damaged build:
-/// it cannot happen with the files the test checks) is left out, with an error logged.
-static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let mut tables = Tables::default();
-    for (rules, z) in [(Rules::Seed, SEED), (Rules::Classic, CLASSIC)] {
-        if let Some(t) = checked(rules, PIECES, z, MAX_BYTES) {
-            tables.add(t);
-        }
-    }
-    tables
-});
-
-/// The built-in 4-piece tables (inflated at the first call).
-pub fn tables() -> &'static Tables {
-    &TABLES
-}
-
-/// The loading of one rule set's 5-piece table: started once, finished once.
+/// The loading of one built-in table: started once, finished once.
 struct Loader {
     started: Once,
     /// The table, or `None` when it could not be read (logged).
-    table: OnceLock<Option<Tablebase>>,
+    table: OnceLock<Option<Arc<Tablebase>>>,
     rules: Rules,
+    pieces: u32,
     z: &'static [u8],
-}
-
-static LOADERS: [Loader; 2] = [
-    Loader {
-        started: Once::new(),
-        table: OnceLock::new(),
-        rules: Rules::Seed,
-        z: SEED_FIVE,
-    },
-    Loader {
-        started: Once::new(),
-        table: OnceLock::new(),
-        rules: Rules::Classic,
-        z: CLASSIC_FIVE,
-    },
-];
-
-fn loader(rules: Rules) -> &'static Loader {
-    match rules {
-        Rules::Seed => &LOADERS[0],
-        Rules::Classic => &LOADERS[1],
-    }
+    limit: usize,
 }
 
 impl Loader {
-    /// Inflates and checks the table here, once.
-    fn load(&'static self) -> &'static Option<Tablebase> {
+    const fn new(rules: Rules, pieces: u32, z: &'static [u8], limit: usize) -> Self {
+        Loader {
+            started: Once::new(),
+            table: OnceLock::new(),
+            rules,
+            pieces,
+            z,
+            limit,
+        }
+    }
+}
+
+/// The 4-piece tables, then the 5-piece ones, each of the seed rules and Elliott's.
+static LOADERS: [Loader; 4] = [
+    Loader::new(Rules::Seed, PIECES, SEED, MAX_BYTES),
+    Loader::new(Rules::Classic, PIECES, CLASSIC, MAX_BYTES),
+    Loader::new(Rules::Seed, FIVE, SEED_FIVE, MAX_BYTES_FIVE),
+    Loader::new(Rules::Classic, FIVE, CLASSIC_FIVE, MAX_BYTES_FIVE),
+];
+
+/// The loader of the table of `rules` of [`PIECES`] or [`FIVE`] pieces.
+fn loader(rules: Rules, pieces: u32) -> &'static Loader {
+    let large = usize::from(pieces > PIECES);
+    let classic = usize::from(rules == Rules::Classic);
+    &LOADERS[2 * large + classic]
+}
+
+impl Loader {
+    /// Inflates and checks the table here, once (or waits for the thread that does).
+    fn load(&'static self) -> Option<&'static Arc<Tablebase>> {
         self.table
-            .get_or_init(|| checked(self.rules, FIVE, self.z, MAX_BYTES_FIVE))
+            .get_or_init(|| checked(self.rules, self.pieces, self.z, self.limit).map(Arc::new))
+            .as_ref()
+    }
+
+    /// The table if it is there, never waiting for it.
+    fn loaded(&self) -> Option<&Tablebase> {
+        self.table.get()?.as_deref()
+    }
+
+    /// The table if it is there; if no loading has begun, inflated here; while a thread is
+    /// loading it, `None` (never waiting for that thread).
+    fn available(&'static self) -> Option<&'static Tablebase> {
+        if self.started.is_completed() {
+            return self.loaded();
+        }
+        self.load().map(|t| &**t)
     }
 
     /// Starts the loading on a thread of its own, once (on this thread when no thread can
@@ -124,8 +132,9 @@ impl Loader {
                     let began = Instant::now();
                     if self.load().is_some() {
                         log::info!(
-                            "built-in {:?} 5-piece tablebase loaded in {} ms",
+                            "built-in {:?} {}-piece tablebase loaded in {} ms",
                             self.rules,
+                            self.pieces,
                             began.elapsed().as_millis()
                         );
                     }
@@ -138,14 +147,26 @@ impl Loader {
     }
 }
 
-/// The built-in table of `rules` that holds a position of `pieces` pieces, if it is loaded:
-/// the 4-piece table (inflated here at the first call), or the 5-piece one once [`prepare`]
-/// or [`five`] has loaded it. Never waits for a 5-piece table.
+/// Both 4-piece tables, inflated and checked (here, if no search has loaded them). One that
+/// fails (a damaged build: it cannot happen with the files the test checks) is left out,
+/// with an error logged.
+pub fn tables() -> &'static Tables {
+    static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
+        seed: loader(Rules::Seed, PIECES).load().cloned(),
+        classic: loader(Rules::Classic, PIECES).load().cloned(),
+    });
+    &TABLES
+}
+
+/// The built-in table of `rules` that holds a position of `pieces` pieces, if it is loaded.
+/// Never waits for a table a thread is loading ([`prepare`] does); a 4-piece table whose
+/// loading no search has begun is inflated here, at its first probe, and a 5-piece one is
+/// there only once [`prepare`] or [`five`] has loaded it.
 pub(crate) fn holding(rules: Rules, pieces: u32) -> Option<&'static Tablebase> {
     if pieces <= PIECES {
-        tables().get(rules)
+        loader(rules, PIECES).available()
     } else if pieces <= FIVE {
-        loader(rules).table.get()?.as_ref()
+        loader(rules, FIVE).loaded()
     } else {
         None
     }
@@ -154,31 +175,42 @@ pub(crate) fn holding(rules: Rules, pieces: u32) -> Option<&'static Tablebase> {
 /// The built-in 5-piece table of `rules`, loaded here (and waited for) if it is not yet;
 /// `None` only if it cannot be read, which the tests rule out.
 pub fn five(rules: Rules) -> Option<&'static Tablebase> {
-    let l = loader(rules);
+    let l = loader(rules, FIVE);
     l.start();
-    l.load().as_ref()
+    l.load().map(|t| &**t)
 }
 
-/// Makes the built-in 5-piece table of `rules` ready for a search from a root of `pieces`
-/// pieces: from a root of at most [`LOAD_FROM`] pieces, or once its loading has begun, it is
-/// loaded if it is not yet and waited for until it is there, `stop` is set or `until` has
-/// passed. Returns whether it is there: if not, the search probes without it (and a later
-/// search waits again).
+/// Makes the built-in tables of `rules` ready for a search from a root of `pieces` pieces:
+/// the 4-piece table always, and the 5-piece one from a root of at most [`LOAD_FROM`]
+/// pieces or once its loading has begun. Each is loaded on a thread of its own if it is not
+/// yet, and waited for until it is there, `stop` is set or `until` has passed, so that a
+/// `stop` or `quit` is answered while a table inflates. Returns whether they are there: if
+/// not, the search probes without the missing ones (and a later search waits again).
 pub(crate) fn prepare(
     rules: Rules,
     pieces: u32,
     until: Option<Instant>,
     stop: &AtomicBool,
 ) -> bool {
-    let l = loader(rules);
-    if l.table.get().is_some() {
+    let five = loader(rules, FIVE);
+    if pieces <= LOAD_FROM || five.started.is_completed() {
+        wait(&[loader(rules, PIECES), five], until, stop)
+    } else {
+        wait(&[loader(rules, PIECES)], until, stop)
+    }
+}
+
+/// Starts the loading of each of `loaders` that has not begun and waits until all are
+/// there (true), or `stop` is set or `until` has passed (false).
+fn wait(loaders: &[&'static Loader], until: Option<Instant>, stop: &AtomicBool) -> bool {
+    let ready = || loaders.iter().all(|l| l.table.get().is_some());
+    if ready() {
         return true;
     }
-    if pieces > LOAD_FROM && !l.started.is_completed() {
-        return false;
+    for l in loaders {
+        l.start();
     }
-    l.start();
-    while l.table.get().is_none() {
+    while !ready() {
         if stop.load(Ordering::Relaxed) || until.is_some_and(|t| Instant::now() >= t) {
             return false;
         }

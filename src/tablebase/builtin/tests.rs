@@ -132,3 +132,60 @@ fn a_search_from_a_small_root_waits_for_the_five_piece_table() {
         assert!(prepare(rules, 14, None, &stop));
     }
 }
+
+/// A loader of its own (the statics are shared by every test), of the 5-piece seed table:
+/// it takes hundreds of milliseconds to inflate, so a question asked just after its thread
+/// starts finds it still loading.
+fn own_loader(pieces: u32) -> &'static Loader {
+    let (z, limit) = if pieces > PIECES {
+        (SEED_FIVE, MAX_BYTES_FIVE)
+    } else {
+        (SEED, MAX_BYTES)
+    };
+    Box::leak(Box::new(Loader::new(Rules::Seed, pieces, z, limit)))
+}
+
+#[test]
+fn a_table_a_thread_is_loading_is_not_waited_for_by_a_probe() {
+    let l = own_loader(FIVE);
+    l.start();
+    // The probe's question while the thread inflates: no table, at once (a probe that
+    // inflated or waited here would keep a stopped search from answering).
+    assert!(l.available().is_none());
+    let stop = AtomicBool::new(false);
+    assert!(wait(&[l], None, &stop));
+    assert_eq!(l.available().expect("loaded").pieces(), FIVE);
+
+    // A table no search has begun to load is inflated at its first probe.
+    let here = own_loader(PIECES);
+    assert_eq!(here.available().expect("inflated here").pieces(), PIECES);
+}
+
+#[test]
+fn a_stopped_wait_ends_before_the_table_is_there() {
+    let l = own_loader(FIVE);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(5));
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert!(
+            !wait(&[l], None, &stop),
+            "stopped before the table was there"
+        );
+    });
+    assert!(
+        l.loaded().is_none(),
+        "the wait ended while the table was loading"
+    );
+    // So does a wait whose time has passed.
+    let late = own_loader(FIVE);
+    assert!(!wait(
+        &[late],
+        Some(Instant::now()),
+        &AtomicBool::new(false)
+    ));
+    // Both threads finish their tables.
+    assert!(wait(&[l, late], None, &AtomicBool::new(false)));
+}
