@@ -59,15 +59,23 @@ UCI = [
 # A 5-piece root: the search waits for the 5-piece table (about half a second to load).
 LOADING = ("apocalypse-classic", "position fen 4n/5/p2P1/2P2/1N3 w - - 0 1 0/0", "go sealed w infinite")
 
+
+
+def searching(variant, position, go, wait):
+    """A new engine that has been running `go` for `wait` seconds."""
+    p = engine()
+    send(p, "uci"); wait_for(p, "uciok")
+    send(p, f"setoption name UCI_Variant value {variant}")
+    send(p, position)
+    send(p, go)
+    time.sleep(wait)
+    return p
+
+
 results = {}
 for variant, position, go in UCI:
     for _ in range(ROUNDS):
-        p = engine()
-        send(p, "uci"); wait_for(p, "uciok")
-        send(p, f"setoption name UCI_Variant value {variant}")
-        send(p, position)
-        send(p, go)
-        time.sleep(1.0)
+        p = searching(variant, position, go, 1.0)
         while not p.lines.empty():
             p.lines.get()
         send(p, "isready"); results.setdefault((variant, go, "isready"), []).append(wait_for(p, "readyok"))
@@ -85,12 +93,7 @@ for cmd, answer in [("isready", "readyok"), ("stop", "bestmove"), ("quit", None)
     variant, position, go = LOADING
     key = (variant, go + " (table loading)", cmd)
     for _ in range(ROUNDS):
-        p = engine()
-        send(p, "uci"); wait_for(p, "uciok")
-        send(p, f"setoption name UCI_Variant value {variant}")
-        send(p, position)
-        send(p, go)
-        time.sleep(0.02)
+        p = searching(variant, position, go, 0.02)
         t0 = time.perf_counter()
         send(p, cmd)
         if answer:
