@@ -60,7 +60,6 @@ UCI = [
 LOADING = ("apocalypse-classic", "position fen 4n/5/p2P1/2P2/1N3 w - - 0 1 0/0", "go sealed w infinite")
 
 
-
 def searching(variant, position, go, wait):
     """A new engine that has been running `go` for `wait` seconds."""
     p = engine()

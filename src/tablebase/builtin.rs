@@ -6,7 +6,7 @@
 //! set, compressed with zlib (`scripts/pack-builtin-tables.sh` makes them): about 0.8 MB for
 //! the two 4-piece tables (6.6 MB whole) and 25.5 MB for the two 5-piece ones (145 MB whole).
 //!
-//! - A 4-piece table (about 15 ms to inflate and check) is loaded on a thread of its own
+//! - A 4-piece table (about 20 ms to inflate and check) is loaded on a thread of its own
 //!   when a sealed search of its rule set first starts (`prepare`), and that search waits
 //!   for it as below, so a `stop` or `quit` is answered while it inflates; a session that
 //!   never searches Apocalypse pays nothing, and a probe from elsewhere inflates it there.
@@ -192,12 +192,13 @@ pub(crate) fn prepare(
     until: Option<Instant>,
     stop: &AtomicBool,
 ) -> bool {
-    let five = loader(rules, FIVE);
-    if pieces <= LOAD_FROM || five.started.is_completed() {
-        wait(&[loader(rules, PIECES), five], until, stop)
+    let both = [loader(rules, PIECES), loader(rules, FIVE)];
+    let wanted = if pieces <= LOAD_FROM || both[1].started.is_completed() {
+        &both[..]
     } else {
-        wait(&[loader(rules, PIECES)], until, stop)
-    }
+        &both[..1]
+    };
+    wait(wanted, until, stop)
 }
 
 /// Starts the loading of each of `loaders` that has not begun and waits until all are

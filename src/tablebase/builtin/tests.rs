@@ -133,9 +133,9 @@ fn a_search_from_a_small_root_waits_for_the_five_piece_table() {
     }
 }
 
-/// A loader of its own (the statics are shared by every test), of the 5-piece seed table:
-/// it takes hundreds of milliseconds to inflate, so a question asked just after its thread
-/// starts finds it still loading.
+/// A loader of its own (the statics are shared by every test) of the seed table of `pieces`
+/// pieces. The 5-piece one takes hundreds of milliseconds to inflate, so a question asked
+/// just after its thread starts finds it still loading.
 fn own_loader(pieces: u32) -> &'static Loader {
     let (z, limit) = if pieces > PIECES {
         (SEED_FIVE, MAX_BYTES_FIVE)
