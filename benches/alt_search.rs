@@ -50,7 +50,7 @@ enum Position {
     Pagan(pagan::Position),
 }
 
-const CONFIGS: [Config; 5] = [
+const CONFIGS: [Config; 6] = [
     Config {
         name: "gladiator hash 1",
         game: Game::Gladiator(Rules::Gladiator),
@@ -67,6 +67,12 @@ const CONFIGS: [Config; 5] = [
         name: "gladiator hash 256",
         game: Game::Gladiator(Rules::Gladiator),
         mib: 256,
+        depth: 6,
+    },
+    Config {
+        name: "gladiator hash 1024",
+        game: Game::Gladiator(Rules::Gladiator),
+        mib: 1024,
         depth: 6,
     },
     Config {
@@ -132,6 +138,7 @@ fn opening_of(game: Game, plies: usize) -> Position {
 }
 
 /// Searches `pos` to `depth` with `table` (emptied first): its nodes and the CPU seconds taken.
+/// (A table of more than 16 MiB starts on 16 and grows as it fills: `TransTable::in_use`.)
 fn run<P: Searchable>(pos: &P, depth: u32, table: &mut TransTable) -> (u64, f64) {
     let stop = AtomicBool::new(false);
     table.clear();
@@ -167,10 +174,16 @@ fn main() {
             plies.iter().map(|&n| opening_of(c.game, n)).collect()
         })
         .collect();
+    // Only the tables of the configurations picked (the biggest is 1 GiB).
     let mut tables: Vec<TransTable> = CONFIGS
         .iter()
-        .map(|c| TransTable::new(c.mib).expect("the table fits in memory"))
+        .zip(&picked)
+        .map(|(c, &on)| {
+            TransTable::new(if on { c.mib } else { 0 }).expect("the table fits in memory")
+        })
         .collect();
+    // The most of each table a search used, in entries.
+    let mut most_used = vec![0; CONFIGS.len()];
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); CONFIGS.len()];
     let mut nodes_seen: Vec<Vec<u64>> = vec![Vec::new(); CONFIGS.len()];
     for round in 0..rounds {
@@ -188,6 +201,7 @@ fn main() {
                 };
                 nodes += n;
                 cpu += c;
+                most_used[i] = most_used[i].max(tables[i].in_use());
             }
             rates[i].push(nodes as f64 / cpu / 1e6);
             nodes_seen[i].push(nodes);
@@ -201,13 +215,14 @@ fn main() {
         r.sort_by(f64::total_cmp);
         let same = nodes_seen[i].iter().all(|&n| n == nodes_seen[i][0]);
         println!(
-            "{:<20} depth {}: {:.3} M nodes/CPU-s (median of {rounds}; min {:.3}, max {:.3}); {} nodes{}",
+            "{:<20} depth {}: {:.3} M nodes/CPU-s (median of {rounds}; min {:.3}, max {:.3}); {} nodes; table used up to {} MiB{}",
             config.name,
             config.depth,
             r[r.len() / 2],
             r[0],
             r[r.len() - 1],
             nodes_seen[i][0],
+            (most_used[i] * 16) >> 20,
             if same {
                 ""
             } else {

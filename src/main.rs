@@ -49,8 +49,8 @@ enum Command {
     Gui(quill::gui::GuiArgs),
     /// Sum up the results files of a match's shards.
     Merge(match_cli::MergeArgs),
-    /// Fit the Gladiator/Brawl evaluation's weights to the results of games (`quill match
-    /// --pgn`), by Texel's method.
+    /// Fit a variant's evaluation weights (Gladiator and Brawl, Apocalypse of either rule set,
+    /// Pagan) to the results of games (`quill match --pgn`), by Texel's method.
     Tune(tune_cli::TuneArgs),
     /// Solve small Apocalypse endgames exactly and measure how exploitable the search's root
     /// strategy is there (best-response value against the game value, scale 0..1).

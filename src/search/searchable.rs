@@ -95,7 +95,8 @@ pub trait Searchable: Clone {
         u32::MAX
     }
 
-    /// A number naming a move among the candidates of a position (for the table).
+    /// A number naming a move among the candidates of a position (for the table), below
+    /// 2^55 (the table keeps 56 bits of it, the code plus one).
     fn code(mv: Self::Move) -> u64;
 
     /// For a capture, an ordering score below 2^20 (most valuable victim, least valuable

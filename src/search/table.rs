@@ -1,9 +1,8 @@
 //! The transposition table: as many 16-byte entries in buckets of two as fit in the size
-//! asked for (`Hash 100` is 100 MiB, not 64), indexed by the low 32 bits of a position key
-//! (masked when the bucket count is a power of two, else mapped by a multiply) and checked by
-//! its high 32 bits. The first
-//! entry of a bucket keeps the deepest result of the current search, the second the latest
-//! other one; the same position keeps its deeper result unless the new one is exact.
+//! asked for (`Hash 100` is 100 MiB, not 64), indexed by bits 1–27 of a position key and
+//! checked by its high 32 bits. The first entry of a bucket keeps the deepest result of the
+//! current search, the second the latest other one; the same position keeps its deeper result
+//! unless the new one is exact.
 //!
 //! Memory: a bucket is 32 bytes aligned to 32, so one probe touches one cache line; the
 //! search prefetches a child's bucket ([`TransTable::prefetch`]) as soon as it knows the child's
@@ -11,6 +10,18 @@
 //! 2 MiB-aligned part of its allocation, before the first touch), so that a big table does not
 //! cost a TLB miss and a page walk at every probe. Where the kernel refuses (THP disabled) the
 //! table works the same on ordinary pages.
+//!
+//! **A big table grows into its memory.** All of it is allocated and touched when it is made,
+//! but a table of more than [`GROW_FROM_MIB`] starts by using only its first 16 MiB, and
+//! widens one bucket at a time (linear hashing: bucket `i` splits into `i` and `i + 2^k`, by
+//! bit `k` of the index bits, which each entry keeps) while more than half its entries in use
+//! are filled, until it uses all of them. A short search so stays in a part of the table that
+//! fits in the processor's cache, where every probe of a 256 MiB table used to wait on memory
+//! (Gladiator at depth 6: 2.20 M nodes/CPU-s at Hash 256 against 2.66 M at Hash 16), and a long
+//! one, or a game whose table is kept between moves, gets all of it. Nothing is lost when it
+//! widens: every entry stays where a probe looks for it. Below that size (the default 16 MiB
+//! included) a table uses all its buckets from the start, mapped by a mask when their count is
+//! a power of two and by a multiply otherwise.
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +56,29 @@ struct Slot {
     /// Low two bits: 0 empty; 1, 2, 3 [`Bound::Exact`], [`Bound::Lower`], [`Bound::Upper`].
     /// High six bits: the search that stored it ([`TransTable::new_search`]).
     bound: u8,
-    /// The best move's code plus one; 0 when none is known.
+    /// Low 56 bits: the best move's code plus one, 0 when none is known. High 8 bits: bits
+    /// 19–26 of the key's index bits ([`index_bits`]), by which a growing table splits a
+    /// bucket.
     mv: u64,
+}
+
+/// The bits of [`Slot::mv`] that hold the move.
+const MOVE_BITS: u64 = (1 << 56) - 1;
+
+impl Slot {
+    fn used(&self) -> bool {
+        self.bound & 3 != 0
+    }
+
+    /// The best move's code plus one (0: none).
+    fn move_plus_one(&self) -> u64 {
+        self.mv & MOVE_BITS
+    }
+
+    /// Bit `k` of the index bits of the key it was stored for (`k` from [`GROW_K`] up).
+    fn index_bit(&self, k: u32) -> bool {
+        (self.mv >> 56) >> (k - GROW_K) & 1 == 1
+    }
 }
 
 /// A probed entry.
@@ -73,8 +105,39 @@ pub struct TransTable {
     buckets: Vec<Bucket>,
     mib: usize,
     age: u8,
-    /// Whether the bucket count is a power of two (the index is then a mask of the key).
-    power_of_two: bool,
+    /// How keys map to buckets, and how many are in use.
+    map: Map,
+    /// Slots of the buckets in use that hold an entry (of any search).
+    filled: usize,
+}
+
+/// How a table maps a key's index bits ([`index_bits`]) to a bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Map {
+    /// Every bucket in use, their count a power of two: the bits masked.
+    Mask,
+    /// Every bucket in use, their count not a power of two: the low 32 bits of the key scaled
+    /// to the count by a multiply.
+    Scale,
+    /// Linear hashing over the first `2^k + split` buckets: by the low `k` bits, or `k + 1`
+    /// below `split` (the buckets already split into `i` and `i + 2^k`). It widens while it
+    /// uses fewer buckets than the table has; when they are a power of two and all in use it
+    /// is [`Map::Mask`].
+    Grow { k: u32, split: usize },
+}
+
+/// A table of more than this many MiB starts on this many and grows into the rest.
+const GROW_FROM_MIB: usize = 16;
+/// log2 of the buckets a growing table starts with: 19, 16 MiB of 32-byte buckets (8 bits of
+/// index, 19–26, are then kept in each entry).
+const GROW_K: u32 = ((GROW_FROM_MIB << 20) / std::mem::size_of::<Bucket>()).trailing_zeros();
+const _: () = assert!(GROW_K + 8 == INDEX_BITS);
+/// The key bits that index buckets: bits 1–27 (a table has at most 2^27 buckets).
+const INDEX_BITS: u32 = 27;
+
+/// A key's index bits: bits 1–27 (bit 0 is left out, as when the index counted entries).
+fn index_bits(key: u64) -> usize {
+    (key >> 1) as usize & ((1 << INDEX_BITS) - 1)
 }
 
 /// Bytes of one entry.
@@ -142,8 +205,41 @@ impl TransTable {
             buckets,
             mib,
             age: 0,
-            power_of_two: count.is_power_of_two(),
+            map: Self::first_map(count),
+            filled: 0,
         })
+    }
+
+    /// How a table of `count` buckets maps keys when it is new or cleared.
+    fn first_map(count: usize) -> Map {
+        if count > 1 << GROW_K {
+            Map::Grow {
+                k: GROW_K,
+                split: 0,
+            }
+        } else if count.is_power_of_two() {
+            Map::Mask
+        } else {
+            Map::Scale
+        }
+    }
+
+    /// Buckets in use.
+    fn live(&self) -> usize {
+        match self.map {
+            Map::Grow { k, split } => (1 << k) + split,
+            Map::Mask | Map::Scale => self.buckets.len(),
+        }
+    }
+
+    /// Entries in use: all of them but in a big table that is still growing.
+    pub fn in_use(&self) -> usize {
+        self.live() * 2
+    }
+
+    /// Entries that hold a result (of this search or an earlier one), of those in use.
+    pub fn filled(&self) -> usize {
+        self.filled
     }
 
     /// The size asked for, in MiB.
@@ -161,10 +257,14 @@ impl TransTable {
         self.buckets.is_empty()
     }
 
-    /// Empties every entry.
+    /// Empties every entry (and a big table goes back to its first 16 MiB).
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        // The buckets past those in use are empty already.
+        let live = self.live();
+        self.buckets[..live].fill(Bucket::default());
         self.age = 0;
+        self.map = Self::first_map(self.buckets.len());
+        self.filled = 0;
     }
 
     /// Marks the start of a new search: entries of earlier ones give way to new ones.
@@ -173,15 +273,57 @@ impl TransTable {
     }
 
     /// The index of the bucket of `key`.
+    #[inline]
     fn bucket(&self, key: u64) -> usize {
-        if self.power_of_two {
-            // Bits 1 and up, as when the index counted entries (the same trees as before).
-            (key as usize >> 1) & (self.buckets.len() - 1)
-        } else {
-            // The low 32 bits scaled to the bucket count (fewer than 2^32 buckets).
-            let buckets = self.buckets.len() as u64;
-            (((key & 0xffff_ffff) * buckets) >> 32) as usize
+        match self.map {
+            Map::Mask => index_bits(key) & (self.buckets.len() - 1),
+            Map::Scale => {
+                // The low 32 bits scaled to the bucket count (fewer than 2^32 buckets).
+                let buckets = self.buckets.len() as u64;
+                (((key & 0xffff_ffff) * buckets) >> 32) as usize
+            }
+            Map::Grow { k, split } => {
+                let bits = index_bits(key);
+                let i = bits & ((1 << k) - 1);
+                if i < split { bits & ((2 << k) - 1) } else { i }
+            }
         }
+    }
+
+    /// Widens a growing table by one bucket: bucket `split` splits into itself and `split +
+    /// 2^k` by bit `k` of its entries' index bits (each keeps its slot order; the new bucket,
+    /// never used since the table was made or cleared, is empty), so every entry stays where
+    /// [`TransTable::bucket`] looks for it.
+    fn split_one(&mut self) {
+        let Map::Grow { k, split } = self.map else {
+            return;
+        };
+        let (low, high) = (split, split + (1 << k));
+        if high >= self.buckets.len() {
+            // Every bucket is in use (a count that is no power of two).
+            return;
+        }
+        let mut parts = [[Slot::default(); 2]; 2];
+        let mut counts = [0; 2];
+        for slot in self.buckets[low].0 {
+            if slot.used() {
+                let part = usize::from(slot.index_bit(k));
+                parts[part][counts[part]] = slot;
+                counts[part] += 1;
+            }
+        }
+        self.buckets[low] = Bucket(parts[0]);
+        self.buckets[high] = Bucket(parts[1]);
+        let (k, split) = if split + 1 == 1 << k {
+            (k + 1, 0)
+        } else {
+            (k, split + 1)
+        };
+        self.map = if split == 0 && 1 << k == self.buckets.len() {
+            Map::Mask
+        } else {
+            Map::Grow { k, split }
+        };
     }
 
     /// Starts loading the bucket of `key` into the cache, for a probe soon after (a hint:
@@ -198,7 +340,7 @@ impl TransTable {
         let slot = self.buckets[i]
             .0
             .iter()
-            .find(|s| s.bound & 3 != 0 && s.check == check)?;
+            .find(|s| s.used() && s.check == check)?;
         let bound = match slot.bound & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -208,7 +350,7 @@ impl TransTable {
             depth: u32::from(slot.depth),
             bound,
             score: i32::from(slot.score),
-            mv: slot.mv.checked_sub(1),
+            mv: slot.move_plus_one().checked_sub(1),
         })
     }
 
@@ -225,10 +367,11 @@ impl TransTable {
     ) {
         let i = self.bucket(key);
         let check = (key >> 32) as u32;
-        let used = |s: &Slot| s.bound & 3 != 0;
         let age = self.age;
+        // Bits 19-26 of the index bits, for the splits of a growing table.
+        let high = ((index_bits(key) >> GROW_K) as u64) << 56;
         let slots = &mut self.buckets[i].0;
-        let same = (0..2).find(|&j| used(&slots[j]) && slots[j].check == check);
+        let same = (0..2).find(|&j| slots[j].used() && slots[j].check == check);
         let new = |old_mv: u64| Slot {
             check,
             score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
@@ -239,21 +382,30 @@ impl TransTable {
                     Bound::Lower => 2,
                     Bound::Upper => 3,
                 },
-            mv: mv.map_or(old_mv, |code| code.wrapping_add(1)),
+            mv: high | mv.map_or(old_mv, |code| code.wrapping_add(1) & MOVE_BITS),
         };
         if let Some(j) = same {
             let old = slots[j];
             if bound == Bound::Exact || u32::from(old.depth) <= depth {
-                slots[j] = new(old.mv);
+                slots[j] = new(old.move_plus_one());
             }
             return;
         }
+        // Either way the second slot is overwritten: the table holds one entry more unless
+        // it held one there.
+        self.filled += usize::from(!slots[1].used());
         let first = slots[0];
-        if !used(&first) || first.bound >> 2 != age || u32::from(first.depth) <= depth {
+        if !first.used() || first.bound >> 2 != age || u32::from(first.depth) <= depth {
             slots[1] = first;
             slots[0] = new(0);
         } else {
             slots[1] = new(0);
+        }
+        // A growing table widens while more than half of the entries in use hold one: by
+        // two buckets (four entries) a store, faster than stores fill them.
+        if matches!(self.map, Map::Grow { .. }) && self.filled > self.live() {
+            self.split_one();
+            self.split_one();
         }
     }
 }
@@ -352,6 +504,93 @@ mod tests {
         let t = TransTable::new(3).unwrap();
         let top = (0..4096u64).map(|k| t.bucket(k << 20)).max().unwrap();
         assert!(top > t.len() / 2 * 9 / 10, "{top} of {}", t.len() / 2);
+    }
+
+    /// A key whose index bits are `bits` and whose check is `check`.
+    fn key_of(bits: usize, check: u32) -> u64 {
+        u64::from(check) << 32 | (bits as u64) << 1
+    }
+
+    #[test]
+    fn a_big_table_starts_on_16_mib_and_grows_into_all_of_it_losing_nothing() {
+        // 17 MiB: 2^19 + 2^15 buckets, a count that is no power of two.
+        for (mib, power_of_two) in [(17, false), (32, true)] {
+            let mut t = TransTable::new(mib).unwrap();
+            let all = t.len();
+            assert_eq!(all * SLOT_BYTES, mib << 20);
+            assert_eq!(t.in_use(), 2 << GROW_K);
+            // Keys spread over every index bit, each stored once with its own move.
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            let mut keys = Vec::new();
+            for n in 0..all as u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let key = x;
+                t.store(
+                    key,
+                    1 + (n % 50) as u32,
+                    Bound::Exact,
+                    (n % 1000) as i32,
+                    Some(n),
+                );
+                keys.push((key, n));
+                let live = t.in_use() / 2;
+                assert!(
+                    t.bucket(key) < live,
+                    "{mib} MiB: key {key:x} out of the part in use"
+                );
+                // It widens only while more than half of what it uses is filled.
+                assert!(t.filled() <= t.in_use() / 2 + 4 || t.in_use() == all);
+            }
+            assert_eq!(t.in_use(), all, "{mib} MiB: grown to all of it");
+            assert_eq!(t.map == Map::Mask, power_of_two);
+            // Every entry still there is found under its own key, with its own move, and
+            // the count of filled entries is what the table holds.
+            let held = t
+                .buckets
+                .iter()
+                .flat_map(|b| b.0)
+                .filter(Slot::used)
+                .count();
+            assert_eq!(held, t.filled());
+            let found = keys
+                .iter()
+                .filter(|&&(key, n)| t.probe(key).is_some_and(|h| h.mv == Some(n)))
+                .count();
+            assert_eq!(found, held, "{mib} MiB: every held entry is found");
+            // Clearing takes it back to its first 16 MiB, empty.
+            t.clear();
+            assert_eq!((t.in_use(), t.filled()), (2 << GROW_K, 0));
+            assert!(keys.iter().all(|&(key, _)| t.probe(key).is_none()));
+            assert!(t.buckets.iter().all(|b| !b.0[0].used() && !b.0[1].used()));
+        }
+    }
+
+    #[test]
+    fn a_split_sends_each_entry_by_its_own_index_bit() {
+        let mut t = TransTable::new(32).unwrap();
+        // Bucket 0 holds two keys that differ in index bit 19 only.
+        let (stay, go) = (key_of(0, 7), key_of(1 << GROW_K, 8));
+        t.store(stay, 4, Bound::Lower, 1, Some(3));
+        t.store(go, 2, Bound::Upper, 2, Some(4));
+        assert_eq!((t.bucket(stay), t.bucket(go)), (0, 0));
+        t.split_one();
+        assert_eq!(
+            t.map,
+            Map::Grow {
+                k: GROW_K,
+                split: 1
+            }
+        );
+        assert_eq!((t.bucket(stay), t.bucket(go)), (0, 1 << GROW_K));
+        assert_eq!(t.probe(stay).map(|h| (h.depth, h.mv)), Some((4, Some(3))));
+        assert_eq!(t.probe(go).map(|h| (h.depth, h.mv)), Some((2, Some(4))));
+        assert!(!t.buckets[0].0[1].used());
+        // A move code of 55 bits survives the index bits kept beside it.
+        let long = key_of((1 << INDEX_BITS) - 1, 9);
+        t.store(long, 1, Bound::Exact, 0, Some((1 << 55) - 1));
+        assert_eq!(t.probe(long).unwrap().mv, Some((1 << 55) - 1));
     }
 
     #[test]
