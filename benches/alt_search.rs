@@ -1,5 +1,5 @@
-//! Nodes per CPU-second of the alternating search at fixed depth: Gladiator at Hash 1, 16 and
-//! 256 MiB, and Brawl and Pagan at Hash 16.
+//! Nodes per CPU-second of the alternating search at fixed depth: Gladiator at Hash 1, 16, 256
+//! and 1024 MiB, and Brawl and Pagan at Hash 16; and how much of each table the searches used.
 //!
 //! Run with `cargo bench --bench alt_search` (optionally `-- ROUNDS`, default 7, and words that
 //! pick the configurations whose names contain them: `-- 3 brawl`). Every round
@@ -12,12 +12,18 @@
 //! To compare two builds, run the bench of each in turn several times (interleaved) and
 //! compare the medians.
 //!
-//! Why Hash 256 is slower per node than Hash 16 here (2026-12-02, idle 2-core AMD EPYC with a
+//! Why a big table was slower per node than Hash 16 (2026-12-02, idle 2-core AMD EPYC with a
 //! 32 MiB L3, `-- 3 gladiator`): 4.05, 3.45 and 3.10 M nodes/CPU-s at Hash 1, 16 and 256, that is
-//! 1.44, 1.34 and 1.47 CPU s to depth 6. A 16 MiB table fits in the L3; a 256 MiB one does not,
-//! so most probes wait on memory even though the table is on huge pages (a `go depth 9` with
-//! Hash 256 showed `AnonHugePages: 260096 kB` in `/proc/PID/smaps_rollup`) and the child's bucket
-//! is prefetched. A bigger table pays off only in searches long enough to fill a smaller one.
+//! 1.44, 1.34 and 1.47 CPU s to depth 6. A 16 MiB table fits in the L3; a 256 MiB one did not,
+//! so most probes waited on memory even though the table is on huge pages and the child's
+//! bucket is prefetched. Since 2026-12-07 a table of more than 16 MiB starts on its first 16
+//! and widens as it fills (`search::TransTable`): these searches use at most 23 MiB of a 256 or
+//! 1024 MiB table. Counted by `valgrind --tool=cachegrind --LL=33554432,16,64` (a simulated
+//! 32 MiB last-level cache, so the count does not depend on the machine's load), a `go depth 6`
+//! of Gladiator from the start at Hash 256 missed that cache on 2,256,000 reads before and
+//! 254,000 after (a `go depth 1`'s taken off: the start and the table's first touch), for 2,819
+//! and 2,843 instructions a node. On this shared machine the timings of the bench swing by
+//! 20–30 % between runs, more than the difference that makes.
 
 use std::sync::atomic::AtomicBool;
 

@@ -16,9 +16,10 @@
 //! widens one bucket at a time (linear hashing: bucket `i` splits into `i` and `i + 2^k`, by
 //! bit `k` of the index bits, which each entry keeps) while more than half its entries in use
 //! are filled, until it uses all of them. A short search so stays in a part of the table that
-//! fits in the processor's cache, where every probe of a 256 MiB table used to wait on memory
-//! (Gladiator at depth 6: 2.20 M nodes/CPU-s at Hash 256 against 2.66 M at Hash 16), and a long
-//! one, or a game whose table is kept between moves, gets all of it. Nothing is lost when it
+//! fits in the processor's cache, where most probes of a 256 MiB table used to wait on memory
+//! (a Gladiator `go depth 6` from the start at Hash 256: 2.26 million reads that missed a
+//! simulated 32 MiB cache before, 0.25 million after; `benches/alt_search.rs`), and a long one,
+//! or a game whose table is kept between moves, gets all of it. Nothing is lost when it
 //! widens: every entry stays where a probe looks for it. Below that size (the default 16 MiB
 //! included) a table uses all its buckets from the start, mapped by a mask when their count is
 //! a power of two and by a multiply otherwise.
@@ -111,19 +112,54 @@ pub struct TransTable {
     filled: usize,
 }
 
-/// How a table maps a key's index bits ([`index_bits`]) to a bucket.
+/// How a table maps a key's index bits ([`index_bits`]) to a bucket: by a multiply (`scale`:
+/// a bucket count that is no power of two, all in use, at most 16 MiB), or by linear hashing
+/// over the first `2^k + split` buckets, by the low `k` bits, or `k + 1` below `split` (the
+/// buckets already split into `i` and `i + 2^k`). A table of a power of two buckets, all in
+/// use, has `split` 0: its bits masked. The masks and the fill that widens it are kept ready
+/// for the probe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Map {
-    /// Every bucket in use, their count a power of two: the bits masked.
-    Mask,
-    /// Every bucket in use, their count not a power of two: the low 32 bits of the key scaled
-    /// to the count by a multiply.
-    Scale,
-    /// Linear hashing over the first `2^k + split` buckets: by the low `k` bits, or `k + 1`
-    /// below `split` (the buckets already split into `i` and `i + 2^k`). It widens while it
-    /// uses fewer buckets than the table has; when they are a power of two and all in use it
-    /// is [`Map::Mask`].
-    Grow { k: u32, split: usize },
+struct Map {
+    scale: bool,
+    k: u32,
+    split: usize,
+    /// `2^k - 1`.
+    low: usize,
+    /// Buckets in use: `2^k + split`, or all of them when `scale`.
+    live: usize,
+    /// The filled entries beyond which it widens: `live` (half the entries in use) while it
+    /// uses fewer buckets than it has, else never.
+    grow_at: usize,
+}
+
+impl Map {
+    /// Linear hashing over `2^k + split` of `count` buckets.
+    fn linear(k: u32, split: usize, count: usize) -> Map {
+        let live = (1 << k) + split;
+        Map {
+            scale: false,
+            k,
+            split,
+            low: (1 << k) - 1,
+            live,
+            grow_at: if live < count { live } else { usize::MAX },
+        }
+    }
+
+    /// How a table of `count` buckets maps keys when it is new or cleared.
+    fn first(count: usize) -> Map {
+        if count > 1 << GROW_K {
+            Map::linear(GROW_K, 0, count)
+        } else if count.is_power_of_two() {
+            Map::linear(count.trailing_zeros(), 0, count)
+        } else {
+            Map {
+                scale: true,
+                live: count,
+                ..Map::linear(0, 0, 1)
+            }
+        }
+    }
 }
 
 /// A table of more than this many MiB starts on this many and grows into the rest.
@@ -205,36 +241,14 @@ impl TransTable {
             buckets,
             mib,
             age: 0,
-            map: Self::first_map(count),
+            map: Map::first(count),
             filled: 0,
         })
     }
 
-    /// How a table of `count` buckets maps keys when it is new or cleared.
-    fn first_map(count: usize) -> Map {
-        if count > 1 << GROW_K {
-            Map::Grow {
-                k: GROW_K,
-                split: 0,
-            }
-        } else if count.is_power_of_two() {
-            Map::Mask
-        } else {
-            Map::Scale
-        }
-    }
-
-    /// Buckets in use.
-    fn live(&self) -> usize {
-        match self.map {
-            Map::Grow { k, split } => (1 << k) + split,
-            Map::Mask | Map::Scale => self.buckets.len(),
-        }
-    }
-
     /// Entries in use: all of them but in a big table that is still growing.
     pub fn in_use(&self) -> usize {
-        self.live() * 2
+        self.map.live * 2
     }
 
     /// Entries that hold a result (of this search or an earlier one), of those in use.
@@ -260,10 +274,9 @@ impl TransTable {
     /// Empties every entry (and a big table goes back to its first 16 MiB).
     pub fn clear(&mut self) {
         // The buckets past those in use are empty already.
-        let live = self.live();
-        self.buckets[..live].fill(Bucket::default());
+        self.buckets[..self.map.live].fill(Bucket::default());
         self.age = 0;
-        self.map = Self::first_map(self.buckets.len());
+        self.map = Map::first(self.buckets.len());
         self.filled = 0;
     }
 
@@ -275,18 +288,18 @@ impl TransTable {
     /// The index of the bucket of `key`.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        match self.map {
-            Map::Mask => index_bits(key) & (self.buckets.len() - 1),
-            Map::Scale => {
-                // The low 32 bits scaled to the bucket count (fewer than 2^32 buckets).
-                let buckets = self.buckets.len() as u64;
-                (((key & 0xffff_ffff) * buckets) >> 32) as usize
-            }
-            Map::Grow { k, split } => {
-                let bits = index_bits(key);
-                let i = bits & ((1 << k) - 1);
-                if i < split { bits & ((2 << k) - 1) } else { i }
-            }
+        let map = &self.map;
+        if map.scale {
+            // The low 32 bits scaled to the bucket count (fewer than 2^32 buckets).
+            let buckets = self.buckets.len() as u64;
+            return (((key & 0xffff_ffff) * buckets) >> 32) as usize;
+        }
+        let bits = index_bits(key);
+        let i = bits & map.low;
+        if i < map.split {
+            bits & (map.low << 1 | 1)
+        } else {
+            i
         }
     }
 
@@ -295,14 +308,11 @@ impl TransTable {
     /// never used since the table was made or cleared, is empty), so every entry stays where
     /// [`TransTable::bucket`] looks for it.
     fn split_one(&mut self) {
-        let Map::Grow { k, split } = self.map else {
-            return;
-        };
-        let (low, high) = (split, split + (1 << k));
-        if high >= self.buckets.len() {
-            // Every bucket is in use (a count that is no power of two).
+        let Map { k, split, live, .. } = self.map;
+        if self.map.scale || live == self.buckets.len() {
             return;
         }
+        let (low, high) = (split, split + (1 << k));
         let mut parts = [[Slot::default(); 2]; 2];
         let mut counts = [0; 2];
         for slot in self.buckets[low].0 {
@@ -319,11 +329,7 @@ impl TransTable {
         } else {
             (k, split + 1)
         };
-        self.map = if split == 0 && 1 << k == self.buckets.len() {
-            Map::Mask
-        } else {
-            Map::Grow { k, split }
-        };
+        self.map = Map::linear(k, split, self.buckets.len());
     }
 
     /// Starts loading the bucket of `key` into the cache, for a probe soon after (a hint:
@@ -403,7 +409,7 @@ impl TransTable {
         }
         // A growing table widens while more than half of the entries in use hold one: by
         // two buckets (four entries) a store, faster than stores fill them.
-        if matches!(self.map, Map::Grow { .. }) && self.filled > self.live() {
+        if self.filled > self.map.grow_at {
             self.split_one();
             self.split_one();
         }
@@ -544,7 +550,8 @@ mod tests {
                 assert!(t.filled() <= t.in_use() / 2 + 4 || t.in_use() == all);
             }
             assert_eq!(t.in_use(), all, "{mib} MiB: grown to all of it");
-            assert_eq!(t.map == Map::Mask, power_of_two);
+            assert_eq!(t.map.split == 0, power_of_two);
+            assert_eq!(t.map.grow_at, usize::MAX);
             // Every entry still there is found under its own key, with its own move, and
             // the count of filled entries is what the table holds.
             let held = t
@@ -577,11 +584,8 @@ mod tests {
         assert_eq!((t.bucket(stay), t.bucket(go)), (0, 0));
         t.split_one();
         assert_eq!(
-            t.map,
-            Map::Grow {
-                k: GROW_K,
-                split: 1
-            }
+            (t.map.k, t.map.split, t.in_use()),
+            (GROW_K, 1, (2 << GROW_K) + 2)
         );
         assert_eq!((t.bucket(stay), t.bucket(go)), (0, 1 << GROW_K));
         assert_eq!(t.probe(stay).map(|h| (h.depth, h.mv)), Some((4, Some(3))));
