@@ -5,8 +5,8 @@
 use super::Move;
 use super::SQUARES;
 use super::tables::{
-    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_STEP, PAWN_REACH, STEP, WAZIR_STEPS,
-    bit,
+    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_PATHS, PAGAN_STEP, PAWN_REACH, STEP,
+    WAZIR_PATHS, WAZIR_STEPS, bit,
 };
 use super::{DEAD_SQUARES, Kind, Piece, Position};
 use crate::variant::Side;
@@ -202,33 +202,21 @@ impl Position {
         let count = match piece.kind {
             Kind::King => 0,
             Kind::Alchemist => (ALCHEMIST_REACH[s] & land).count_ones(),
+            // A slide of two needs the square between empty; a missing step has no bits, so
+            // it counts nothing.
             Kind::Wazir => {
-                let mut n = (WAZIR_STEPS[s] & land).count_ones();
-                for d in ORTHOGONAL {
-                    let one = STEP[s][d];
-                    if one != NO && empty(one) {
-                        let two = STEP[usize::from(one)][d];
-                        if two != NO && land & bit(two) != 0 {
-                            n += 1;
-                        }
-                    }
-                }
-                n
+                let twos = WAZIR_PATHS[s].iter().map(|&(one, two)| {
+                    u32::from(one & occ.all == 0 && two & land != 0)
+                });
+                (WAZIR_STEPS[s] & land).count_ones() + twos.sum::<u32>()
             }
-            Kind::Pagan => {
-                let mut n = 0;
-                for (d, &one) in PAGAN_STEP[s].iter().enumerate() {
-                    if one == NO || !empty(one) {
-                        continue;
-                    }
-                    n += 1;
-                    let two = PAGAN_STEP[usize::from(one)][d];
-                    if two != NO && empty(two) {
-                        n += 1;
-                    }
-                }
-                n
-            }
+            Kind::Pagan => PAGAN_PATHS[s]
+                .iter()
+                .map(|&(one, two)| {
+                    let first = one != 0 && one & occ.all == 0;
+                    u32::from(first) + u32::from(first && two != 0 && two & occ.all == 0)
+                })
+                .sum(),
             Kind::Pawn => {
                 let forward = if piece.side == Side::White { 4 } else { 3 };
                 let to = STEP[s][forward];

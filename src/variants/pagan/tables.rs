@@ -124,6 +124,38 @@ const fn pawn_reach_table() -> [u128; SQUARES] {
     table
 }
 
+/// For each square and each of the 8 directions (`dirs`, for the Wazir the 4 orthogonal ones),
+/// the bits of the square one step away and of the square two steps away through it, in
+/// `steps` (`STEP` or `PAGAN_STEP`); 0 for a step that does not exist. So a piece's slides of
+/// two are counted with bitboards, without following the step table square by square.
+const fn path_table<const N: usize>(
+    steps: &[[u8; 8]; SQUARES],
+    dirs: [usize; N],
+) -> [[(u128, u128); N]; SQUARES] {
+    let mut table = [[(0u128, 0u128); N]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut i = 0;
+        while i < N {
+            let d = dirs[i];
+            let one = steps[sq][d];
+            if one != NO {
+                let two = steps[one as usize][d];
+                table[sq][i] = (bit(one), if two != NO { bit(two) } else { 0 });
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The Pagan's one and two steps from each square, in every direction, across the bridge.
+pub(super) const PAGAN_PATHS: [[(u128, u128); 8]; SQUARES] =
+    path_table(&PAGAN_STEP, [0, 1, 2, 3, 4, 5, 6, 7]);
+/// The Wazir's one and two steps from each square, orthogonally.
+pub(super) const WAZIR_PATHS: [[(u128, u128); 4]; SQUARES] = path_table(&STEP, ORTHOGONAL);
+
 pub(super) const PAWN_REACH: [u128; SQUARES] = pawn_reach_table();
 pub(super) const KING_REACH: [u128; SQUARES] = reach_table(0);
 pub(super) const ALCHEMIST_REACH: [u128; SQUARES] = reach_table(1);
