@@ -205,9 +205,9 @@ impl Position {
             // A slide of two needs the square between empty; a missing step has no bits, so
             // it counts nothing.
             Kind::Wazir => {
-                let twos = WAZIR_PATHS[s].iter().map(|&(one, two)| {
-                    u32::from(one & occ.all == 0 && two & land != 0)
-                });
+                let twos = WAZIR_PATHS[s]
+                    .iter()
+                    .map(|&(one, two)| u32::from(one & occ.all == 0 && two & land != 0));
                 (WAZIR_STEPS[s] & land).count_ones() + twos.sum::<u32>()
             }
             Kind::Pagan => PAGAN_PATHS[s]

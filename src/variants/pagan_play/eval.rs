@@ -16,7 +16,9 @@ use sink::{Counted, Signed, Sink, Weighed};
 
 use super::weights::{TERMS, Term, WEIGHTS, Weights};
 use crate::variant::Side;
-use crate::variants::pagan::{DEAD_SQUARES, Kind, Occupancy, Piece, Position, bit, hunt, is_dead};
+use crate::variants::pagan::{
+    DEAD_SQUARES, Kind, Occupancy, Piece, Position, SQUARES, bit, hunt, is_dead,
+};
 
 /// How much an edge shrinks when the side ahead has no mating force (see `Position::score`):
 /// a fixed factor, not a weight.
@@ -84,21 +86,42 @@ pub(super) fn victim_value(piece: Piece, sq: u8) -> i32 {
     }
 }
 
+/// Chebyshev distances between frame squares (files and frame ranks), by a table: the
+/// division by the frame's width was a tenth of the evaluation's cost.
+const fn distance_table(pagan: bool) -> [[u8; SQUARES]; SQUARES] {
+    // For a Pagan the bridge has zero width: frame ranks 7 and up count two fewer.
+    const fn rank(sq: usize, pagan: bool) -> i32 {
+        let r = (sq / 7) as i32;
+        if pagan && r >= 6 { r - 2 } else { r }
+    }
+    let mut table = [[0u8; SQUARES]; SQUARES];
+    let mut a = 0;
+    while a < SQUARES {
+        let mut b = 0;
+        while b < SQUARES {
+            let files = ((a % 7) as i32 - (b % 7) as i32).abs();
+            let ranks = (rank(a, pagan) - rank(b, pagan)).abs();
+            table[a][b] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+const DISTANCE: [[u8; SQUARES]; SQUARES] = distance_table(false);
+const PAGAN_DISTANCE: [[u8; SQUARES]; SQUARES] = distance_table(true);
+
 /// Chebyshev distance between two frame squares (files and frame ranks).
+#[inline(always)]
 fn distance(a: u8, b: u8) -> i32 {
-    let (fa, ra) = (i32::from(a % 7), i32::from(a / 7));
-    let (fb, rb) = (i32::from(b % 7), i32::from(b / 7));
-    (fa - fb).abs().max((ra - rb).abs())
+    i32::from(DISTANCE[usize::from(a)][usize::from(b)])
 }
 
 /// Chebyshev distance for a Pagan, for which the bridge has zero width.
+#[inline(always)]
 fn pagan_distance(a: u8, b: u8) -> i32 {
-    let rank = |sq: u8| {
-        let r = i32::from(sq / 7);
-        if r >= 6 { r - 2 } else { r }
-    };
-    let (fa, fb) = (i32::from(a % 7), i32::from(b % 7));
-    (fa - fb).abs().max((rank(a) - rank(b)).abs())
+    i32::from(PAGAN_DISTANCE[usize::from(a)][usize::from(b)])
 }
 
 /// The pieces but the kings, by kind: what the evaluation walks over.
