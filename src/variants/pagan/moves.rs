@@ -2,7 +2,7 @@
 //! reincarnation, promotion) and legality (a dead king may not be left attacked).
 
 use super::tables::{
-    DIAGONAL, DIRS, NO, ORDER, ORTHOGONAL, PAGAN_STEP, STEP, exists, index, is_dead,
+    DIAGONAL, DIRS, NO, ORDER, ORTHOGONAL, PAGAN_BEHIND, PAGAN_STEP, STEP, exists, index, is_dead,
     promotion_square,
 };
 use super::{Kind, Move, Piece, Position};
@@ -189,12 +189,10 @@ impl Position {
         if piece.kind != Kind::Pagan {
             return None;
         }
-        // The direction of the move: its first step.
-        let d = (0..8).find(|&d| {
-            let one = PAGAN_STEP[usize::from(mv.from)][d];
-            one == mv.to || (one != NO && PAGAN_STEP[usize::from(one)][d] == mv.to)
-        })?;
-        let behind = PAGAN_STEP[usize::from(mv.from)][7 - d];
+        let behind = PAGAN_BEHIND[usize::from(mv.from)][usize::from(mv.to)];
+        if behind == NO {
+            return None;
+        }
         match self.at(behind) {
             Some(v) if v.side != piece.side && !(v.kind == Kind::King && is_dead(behind)) => {
                 Some(behind)

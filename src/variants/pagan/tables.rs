@@ -150,6 +150,44 @@ const fn path_table<const N: usize>(
     table
 }
 
+/// For a Pagan's slide from one square to another (`[from][to]`, one or two steps in a
+/// direction, across the bridge), the square one step the other way, which it withdraws from;
+/// `NO` where there is none or the two squares are no slide apart. (Each slide has one
+/// direction: the table refuses to build otherwise.)
+const fn behind_table() -> [[u8; SQUARES]; SQUARES] {
+    let mut table = [[NO; SQUARES]; SQUARES];
+    // Whether a slide was seen, apart from whether it has a square behind.
+    let mut seen = [[false; SQUARES]; SQUARES];
+    let mut from = 0;
+    while from < SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            let behind = PAGAN_STEP[from][7 - d];
+            let one = PAGAN_STEP[from][d];
+            if one != NO {
+                let two = PAGAN_STEP[one as usize][d];
+                let to = [one, two];
+                let mut k = 0;
+                while k < 2 {
+                    if to[k] != NO {
+                        let t = to[k] as usize;
+                        assert!(!seen[from][t], "a slide in two directions");
+                        seen[from][t] = true;
+                        table[from][t] = behind;
+                    }
+                    k += 1;
+                }
+            }
+            d += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
+/// [`behind_table`]: the square a Pagan's slide withdraws from.
+pub(super) const PAGAN_BEHIND: [[u8; SQUARES]; SQUARES] = behind_table();
+
 /// The Pagan's one and two steps from each square, in every direction, across the bridge.
 pub(super) const PAGAN_PATHS: [[(u128, u128); 8]; SQUARES] =
     path_table(&PAGAN_STEP, [0, 1, 2, 3, 4, 5, 6, 7]);

@@ -210,3 +210,27 @@ fn a_pawn_that_cannot_promote_is_no_unit_nor_capturer() {
     let black = Position::from_fen("k1p4/7/6K/7/7/*******/*******/*p4*/*5*/*5*/*5* b - - 0 1");
     assert_eq!(black.unwrap().mating_force(Side::Black), 1);
 }
+
+#[test]
+fn the_square_a_slide_withdraws_from_is_the_step_against_its_direction() {
+    use super::tables::{NO, PAGAN_BEHIND, PAGAN_STEP};
+    // The direction found by following the step table, as the move's first step.
+    let mut slides = 0;
+    for from in 0..SQUARES {
+        for to in 0..SQUARES as u8 {
+            let d = (0..8).find(|&d| {
+                let one = PAGAN_STEP[from][d];
+                one == to || (one != NO && PAGAN_STEP[usize::from(one)][d] == to)
+            });
+            let expected = d.map_or(NO, |d| PAGAN_STEP[from][7 - d]);
+            assert_eq!(
+                PAGAN_BEHIND[from][usize::from(to)],
+                expected,
+                "{from} to {to}"
+            );
+            slides += usize::from(d.is_some());
+        }
+    }
+    // Every square's slides of one and two, across the bridge too.
+    assert!(slides >= 600, "{slides} slides");
+}

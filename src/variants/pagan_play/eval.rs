@@ -59,7 +59,7 @@ fn worth<S: Sink>(piece: Piece, sq: u8, hunting: bool, out: &mut Signed<S>) {
         }
         (Kind::Pawn, false) => {
             out.fixed(100);
-            let file = usize::from(sq % 7);
+            let file = usize::from(FILE[usize::from(sq)]);
             let stepped = match piece.side {
                 Side::White => 6 - file,
                 Side::Black => file,
@@ -108,6 +108,17 @@ const fn distance_table(pagan: bool) -> [[u8; SQUARES]; SQUARES] {
     }
     table
 }
+
+/// The file (0 for a) of each frame square, by a table as the distances are.
+const FILE: [u8; SQUARES] = {
+    let mut files = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        files[sq] = (sq % 7) as u8;
+        sq += 1;
+    }
+    files
+};
 
 const DISTANCE: [[u8; SQUARES]; SQUARES] = distance_table(false);
 const PAGAN_DISTANCE: [[u8; SQUARES]; SQUARES] = distance_table(true);
