@@ -189,7 +189,7 @@ const fn behind_table() -> [[u8; SQUARES]; SQUARES] {
 pub(super) const PAGAN_BEHIND: [[u8; SQUARES]; SQUARES] = behind_table();
 
 /// The Pagan's one and two steps from each square, in every direction, across the bridge.
-pub(super) const PAGAN_PATHS: [[(u128, u128); 8]; SQUARES] =
+pub(super) static PAGAN_PATHS: [[(u128, u128); 8]; SQUARES] =
     path_table(&PAGAN_STEP, [0, 1, 2, 3, 4, 5, 6, 7]);
 /// The Wazir's one and two steps from each square, orthogonally.
 pub(super) const WAZIR_PATHS: [[(u128, u128); 4]; SQUARES] = path_table(&STEP, ORTHOGONAL);
