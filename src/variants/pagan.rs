@@ -130,8 +130,8 @@ pub struct Position {
     /// Plies since the last irreversible move, at least (`u32::MAX` from a FEN: unknown).
     reversible: u32,
     /// The board again as bitboards: White's pieces, Black's, then the wazirs, alchemists,
-    /// Pagans and pawns of both (the kings are the rest).
-    bits: [u128; 6],
+    /// Pagans, pawns and kings of both.
+    bits: [u128; 7],
     /// The Zobrist key of the pieces and the side to move (`Searchable::key`), kept by
     /// `Position::set_bit` and `Position::play`.
     key: u64,
@@ -159,14 +159,14 @@ fn piece_key(piece: Piece, sq: u8) -> u64 {
     KEYS[(piece.side.index() * 5 + kind_key(piece.kind)) * SQUARES + usize::from(sq)]
 }
 
-/// The slot of a kind among [`Position`]'s bitboards (none for the king).
-const fn kind_slot(kind: Kind) -> Option<usize> {
+/// The slot of a kind among [`Position`]'s bitboards.
+const fn kind_slot(kind: Kind) -> usize {
     match kind {
-        Kind::King => None,
-        Kind::Wazir => Some(2),
-        Kind::Alchemist => Some(3),
-        Kind::Pagan => Some(4),
-        Kind::Pawn => Some(5),
+        Kind::Wazir => 2,
+        Kind::Alchemist => 3,
+        Kind::Pagan => 4,
+        Kind::Pawn => 5,
+        Kind::King => 6,
     }
 }
 
@@ -234,18 +234,13 @@ impl Position {
 
     /// The bitboard of a side's pieces of a kind.
     pub(crate) fn pieces(&self, side: Side, kind: Kind) -> u128 {
-        let own = self.bits[side.index()];
-        match kind_slot(kind) {
-            Some(k) => own & self.bits[k],
-            None => own & !(self.bits[2] | self.bits[3] | self.bits[4] | self.bits[5]),
-        }
+        self.bits[side.index()] & self.bits[kind_slot(kind)]
     }
 
     /// Puts a piece's bits on a square or takes them off.
     fn set_bit(&mut self, piece: Piece, sq: u8, on: bool) {
         self.key ^= piece_key(piece, sq);
-        let slots = [Some(piece.side.index()), kind_slot(piece.kind)];
-        for &slot in slots.iter().flatten() {
+        for slot in [piece.side.index(), kind_slot(piece.kind)] {
             if on {
                 self.bits[slot] |= bit(sq);
             } else {
@@ -271,7 +266,7 @@ impl Position {
     }
 
     pub(crate) fn bare_kings(&self) -> bool {
-        self.bits[2..].iter().all(|&x| x == 0)
+        self.bits[2..6].iter().all(|&x| x == 0)
     }
 
     /// The end of the game, if it has ended.

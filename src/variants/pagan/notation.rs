@@ -18,7 +18,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             reversible: u32::MAX,
-            bits: [0; 6],
+            bits: [0; 7],
             key: 0,
         };
         let frame = geometry();
