@@ -5,8 +5,8 @@
 use super::Move;
 use super::SQUARES;
 use super::tables::{
-    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_PATHS, PAGAN_STEP, PAWN_REACH, STEP,
-    WAZIR_PATHS, WAZIR_STEPS, bit,
+    ALCHEMIST_REACH, KING_REACH, NO, ORDER, ORTHOGONAL, PAGAN_PATHS, PAGAN_STEP, PAWN_FORWARD,
+    PAWN_REACH, STEP, WAZIR_PATHS, WAZIR_STEPS, bit,
 };
 use super::{DEAD_SQUARES, Kind, Piece, Position};
 use crate::variant::Side;
@@ -198,7 +198,6 @@ impl Position {
         let s = usize::from(sq);
         let me = piece.side.index();
         let land = !occ.side[me] & !occ.royal;
-        let empty = |q: u8| occ.all & bit(q) == 0;
         let count = match piece.kind {
             Kind::King => 0,
             Kind::Alchemist => (ALCHEMIST_REACH[s] & land).count_ones(),
@@ -218,9 +217,7 @@ impl Position {
                 })
                 .sum(),
             Kind::Pawn => {
-                let forward = if piece.side == Side::White { 4 } else { 3 };
-                let to = STEP[s][forward];
-                let n = u32::from(to != NO && empty(to));
+                let n = u32::from(PAWN_FORWARD[me][s] & !occ.all != 0);
                 let prey = occ.side[1 - me] & !occ.royal;
                 n + (PAWN_REACH[s] & prey).count_ones()
             }

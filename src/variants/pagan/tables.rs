@@ -195,6 +195,24 @@ pub(super) static PAGAN_PATHS: [[(u128, u128); 8]; SQUARES] =
 pub(super) const WAZIR_PATHS: [[(u128, u128); 4]; SQUARES] = path_table(&STEP, ORTHOGONAL);
 
 pub(super) const PAWN_REACH: [u128; SQUARES] = pawn_reach_table();
+
+/// The bit of the square a pawn on each square steps to (`STEP` direction 4 for White, 3 for
+/// Black, by side index), 0 where it cannot step.
+pub(super) const PAWN_FORWARD: [[u128; SQUARES]; 2] = {
+    let mut table = [[0u128; SQUARES]; 2];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (white, black) = (STEP[sq][4], STEP[sq][3]);
+        if white != NO {
+            table[0][sq] = bit(white);
+        }
+        if black != NO {
+            table[1][sq] = bit(black);
+        }
+        sq += 1;
+    }
+    table
+};
 pub(super) const KING_REACH: [u128; SQUARES] = reach_table(0);
 pub(super) const ALCHEMIST_REACH: [u128; SQUARES] = reach_table(1);
 pub(super) const WAZIR_STEPS: [u128; SQUARES] = reach_table(2);
