@@ -22,6 +22,11 @@ pub struct Choice {
     pub(crate) depth: u32,
     /// Microseconds spent.
     pub(crate) micros: u64,
+    /// How full the transposition table is, per mille of the entries `Hash` gave it
+    /// (UCI `hashfull`).
+    pub(crate) hashfull: u32,
+    /// Positions whose value came from a tablebase (UCI `tbhits`).
+    pub(crate) tbhits: u64,
     /// The principal line as turns, printed only by the session (in a sealed game joint
     /// turns: this move with the opponent's most likely one, then each side's most likely).
     pub(crate) pv: Vec<WireTurn>,

@@ -167,6 +167,8 @@ fn search_alternating<P: Searchable>(
         nodes: found.nodes,
         depth: found.depth,
         micros: started.elapsed().as_micros() as u64,
+        hashfull: found.hashfull,
+        tbhits: 0,
         pv: found
             .pv
             .iter()

@@ -129,6 +129,17 @@ pub struct Found {
     pub nodes: u64,
     /// The principal variation, best turn first.
     pub(crate) pv: Vec<WireMove>,
+    /// How full the table is, per mille of all its entries (0 without one).
+    pub(crate) hashfull: u32,
+}
+
+/// `part` of `whole` per mille, rounded down (0 of nothing).
+pub(crate) fn permille(part: usize, whole: usize) -> u32 {
+    if whole == 0 {
+        return 0;
+    }
+    // At most 1000: no table holds more entries than it has.
+    (part.min(whole) as u128 * 1000 / whole as u128) as u32
 }
 
 /// The share of a time budget the alternating search leaves for sending its answer: a

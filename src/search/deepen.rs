@@ -69,9 +69,11 @@ pub(super) fn run<P: Searchable>(
         depth: 0,
         nodes: 0,
         pv: vec![pos.wire(first)],
+        hashfull: 0,
     };
     s.deepen(pos, &mut root, &mut found, report);
     found.nodes = s.nodes;
+    found.hashfull = s.hashfull();
     Some(found)
 }
 
@@ -129,6 +131,7 @@ impl<P: Searchable> Searcher<'_, P> {
                         depth: found.depth,
                         nodes: self.nodes,
                         pv,
+                        hashfull: self.hashfull(),
                     };
                     report(found);
                 }
@@ -142,6 +145,7 @@ impl<P: Searchable> Searcher<'_, P> {
                 depth,
                 nodes: self.nodes,
                 pv,
+                hashfull: self.hashfull(),
             };
             report(found);
             if score.abs() >= MATE_BOUND {

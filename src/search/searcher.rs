@@ -139,6 +139,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         }
     }
 
+    /// How full the table is, per mille (0 without one).
+    pub(super) fn hashfull(&self) -> u32 {
+        self.table.as_ref().map_or(0, |t| t.permille())
+    }
+
     pub(super) fn probe(&self, key: u64) -> Option<Hit> {
         self.table.as_ref().and_then(|t| t.probe(key))
     }

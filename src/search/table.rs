@@ -256,6 +256,13 @@ impl TransTable {
         self.filled
     }
 
+    /// How full the table is, per mille of all its entries (of the whole `Hash`, the part
+    /// a big table does not use yet included): those that hold a result of this search or
+    /// an earlier one (UCI `hashfull`).
+    pub(crate) fn permille(&self) -> u32 {
+        super::permille(self.filled, self.len())
+    }
+
     /// The size asked for, in MiB.
     pub fn mib(&self) -> usize {
         self.mib
@@ -561,6 +568,9 @@ mod tests {
                 .filter(Slot::used)
                 .count();
             assert_eq!(held, t.filled());
+            // `hashfull` counts them per mille of the whole table.
+            assert!(held > all / 2, "{mib} MiB: {held} of {all}");
+            assert_eq!(t.permille() as usize, held * 1000 / all);
             let found = keys
                 .iter()
                 .filter(|&&(key, n)| t.probe(key).is_some_and(|h| h.mv == Some(n)))
@@ -568,7 +578,7 @@ mod tests {
             assert_eq!(found, held, "{mib} MiB: every held entry is found");
             // Clearing takes it back to its first 16 MiB, empty.
             t.clear();
-            assert_eq!((t.in_use(), t.filled()), (2 << GROW_K, 0));
+            assert_eq!((t.in_use(), t.filled(), t.permille()), (2 << GROW_K, 0, 0));
             assert!(keys.iter().all(|&(key, _)| t.probe(key).is_none()));
             assert!(t.buckets.iter().all(|b| !b.0[0].used() && !b.0[1].used()));
         }

@@ -92,6 +92,8 @@ pub struct Stats {
     pub(crate) tt_hits: u64,
     /// Nodes whose exact value came from the [`Probe`].
     pub(crate) probe_hits: u64,
+    /// How full the table is, per mille, when the counters were read.
+    pub(crate) hashfull: u32,
 }
 
 /// The result of one completed iteration.
@@ -243,6 +245,7 @@ impl<'a, G: SealedRules> Searcher<'a, G> {
     pub(crate) fn stats(&self) -> Stats {
         Stats {
             tt_hits: self.tt.hits,
+            hashfull: self.tt.permille(),
             ..self.stats
         }
     }

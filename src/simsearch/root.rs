@@ -306,6 +306,8 @@ fn to_choice<G: SealedRules>(a: &Analysis<G::Move>, side: Side, pick: usize) -> 
         nodes: a.stats.nodes,
         depth: a.depth,
         micros: a.micros,
+        hashfull: a.stats.hashfull,
+        tbhits: a.stats.probe_hits,
         pv: (pv.iter())
             .map(|&(w, b)| crate::notation::WireTurn::Joint(G::wire(w), G::wire(b)))
             .collect(),

@@ -111,6 +111,8 @@ pub struct JointTable<M = Move> {
     slots: Vec<Slot<M>>,
     buckets: usize,
     generation: u8,
+    /// Slots that hold an entry (of any search).
+    filled: usize,
     /// Probes that found their position.
     pub(crate) hits: u64,
 }
@@ -149,6 +151,7 @@ impl<M: Copy> JointTable<M> {
             slots: Vec::new(),
             buckets: buckets.max(1),
             generation: 0,
+            filled: 0,
             hits: 0,
         }
     }
@@ -168,7 +171,14 @@ impl<M: Copy> JointTable<M> {
     /// next search.
     pub(crate) fn clear(&mut self) {
         self.slots.fill(Slot::EMPTY);
+        self.filled = 0;
         self.hits = 0;
+    }
+
+    /// How full the table is, per mille of its slots: those that hold an entry of this
+    /// search or an earlier one (UCI `hashfull`); 0 before its memory is taken.
+    pub(crate) fn permille(&self) -> u32 {
+        crate::search::permille(self.filled, self.slots.len())
     }
 
     /// Takes the table's memory now if it has not been taken (the session does so when `Hash`
@@ -244,6 +254,8 @@ impl<M: Copy> JointTable<M> {
         let b = self.bucket(entry.key);
         let generation = self.generation;
         let bucket = &mut self.slots[b..b + WAYS];
+        let held = |bucket: &[Slot<M>]| bucket.iter().filter(|s| s.key != 0).count();
+        let before = held(bucket);
         let i = if let Some(i) = bucket.iter().position(|s| s.key == entry.key) {
             i
         } else if bucket[0].generation != generation || entry.depth >= u32::from(bucket[0].depth) {
@@ -263,6 +275,8 @@ impl<M: Copy> JointTable<M> {
             white: entry.white,
             black: entry.black,
         };
+        // A slot of key 0 counts as empty, as a probe of key 0 always misses.
+        self.filled = self.filled + held(bucket) - before;
     }
 }
 
@@ -313,6 +327,43 @@ mod tests {
         t.clear();
         t.new_search().unwrap();
         assert_eq!(t.probe(7), None);
+    }
+
+    #[test]
+    fn the_fill_counts_the_slots_that_hold_an_entry() {
+        // One bucket of two slots: 500 per mille a slot.
+        let mut t: JointTable = JointTable::with_buckets(1);
+        assert_eq!(t.permille(), 0, "no memory yet");
+        t.new_search().unwrap();
+        let fill = |t: &JointTable| (t.filled, t.permille());
+        assert_eq!(fill(&t), (0, 0));
+        t.store(entry(1, 5));
+        assert_eq!(fill(&t), (1, 500));
+        // Its own key's slot again, then a second key.
+        t.store(entry(1, 6));
+        assert_eq!(fill(&t), (1, 500));
+        t.store(entry(2, 1));
+        assert_eq!(fill(&t), (2, 1000));
+        // A third key replaces one: still full, and again in the next search, where the
+        // deep entry moves to the other slot.
+        t.store(entry(3, 1));
+        assert_eq!(fill(&t), (2, 1000));
+        t.new_search().unwrap();
+        t.store(entry(4, 1));
+        assert_eq!(fill(&t), (2, 1000));
+        assert_eq!(t.probe(1), Some(entry(1, 6)));
+        t.clear();
+        assert_eq!(fill(&t), (0, 0));
+        // A table of 1 MiB: 26,214 slots of 40 bytes.
+        let mut t: JointTable = JointTable::with_mib(1).unwrap();
+        t.new_search().unwrap();
+        assert_eq!(t.slots.len(), 26_214);
+        for key in 1..=100 {
+            t.store(entry(key * 0x9e37_79b9_7f4a_7c15, 1));
+        }
+        let held = t.slots.iter().filter(|s| s.key != 0).count();
+        assert_eq!(t.filled, held);
+        assert_eq!(t.permille() as usize, held * 1000 / 26_214);
     }
 
     #[test]

@@ -116,7 +116,7 @@ def exchange(lines: List[str], until: Optional[Callable[[str], bool]]):
 # UCI
 # ---------------------------------------------------------------------------------------------
 
-INFO_INTEGERS = {"depth", "seldepth", "nodes", "time", "nps", "hashfull", "multipv"}
+INFO_INTEGERS = {"depth", "seldepth", "nodes", "time", "nps", "hashfull", "tbhits", "multipv"}
 INFO_KEYWORDS = INFO_INTEGERS | {"score", "pv", "string", "currmove", "currmovenumber"}
 
 

@@ -33,6 +33,10 @@ async def main(engine: str) -> None:
         assert isinstance(info.get("score"), chess.engine.Cp), info
         assert info.get("nodes", 0) > 0, info
         assert info.get("pv"), info
+        assert 0 <= info.get("hashfull", -1) <= 1000, info
+    # The table only fills within a search: its hashfull never falls from one depth to the next.
+    full = [i["hashfull"] for i in searched]
+    assert full == sorted(full) and full[-1] > 0, full
     # Black is to move after White's turn: the line starts with a Black turn.
     first = searched[-1]["pv"][0]
     assert analysis.bestmove == first, (analysis.bestmove, searched[-1])

@@ -191,9 +191,9 @@ pub(in crate::session) fn clock_budget(left: u64, togo: u64, inc: u64) -> u64 {
         .max(5)
 }
 
-/// The `info` line of a search: depth, score, nodes, time and principal line; with `secret`
-/// (a committed sealed move not yet opened) only depth, nodes and time, which say nothing
-/// about the move.
+/// The `info` line of a search: depth, score, nodes, how full the table is, tablebase hits
+/// (when there were any), time and principal line; with `secret` (a committed sealed move not
+/// yet opened) only depth, nodes and time, which say nothing about the move.
 pub(in crate::session) fn info_line(choice: &Choice, secret: bool) -> String {
     let mut info = Info {
         depth: Some(choice.depth),
@@ -206,6 +206,8 @@ pub(in crate::session) fn info_line(choice: &Choice, secret: bool) -> String {
             value: choice.score,
             bound: None,
         });
+        info.hashfull = Some(choice.hashfull);
+        info.tbhits = Some(choice.tbhits).filter(|&n| n > 0);
         info.pv = pv_turns(choice);
     }
     EngineLine::Info(info).to_string()
