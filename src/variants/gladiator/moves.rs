@@ -58,11 +58,18 @@ impl Position {
     /// Gladiator not off the arena nor on an enemy supporter.
     #[inline]
     pub(crate) fn allowed_targets(&self, s: usize, targets: u64) -> u64 {
-        let targets = targets & !self.sides[s];
+        targets & self.target_mask(s)
+    }
+
+    /// The squares side `s`'s pawns may end on ([`Position::allowed_targets`]), as one mask
+    /// for a loop over its pawns to take once.
+    #[inline]
+    pub(crate) fn target_mask(&self, s: usize) -> u64 {
+        let free = !self.sides[s];
         match self.rules {
             // Supporters are never captured; pawns never leave the arena.
-            Rules::Gladiator => targets & ARENA & !self.supporters(1 - s),
-            Rules::Brawl => targets,
+            Rules::Gladiator => free & ARENA & !self.supporters(1 - s),
+            Rules::Brawl => free,
         }
     }
 

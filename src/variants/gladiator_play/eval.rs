@@ -151,6 +151,7 @@ impl Position {
         let occupied = self.occupied();
         let supporters = self.supporters(s);
         let enemy_pawns = self.pieces(side.opponent(), Kind::Pawn);
+        let allowed = self.target_mask(s);
         let mut pawns = self.pieces(side, Kind::Pawn);
         while pawns != 0 {
             let from = pawns.trailing_zeros() as u8;
@@ -164,7 +165,7 @@ impl Position {
             // Powering supporters are the side's own, so the kind alone tells them apart.
             let kinds: KindSet = self.kinds_among(powering);
             let rook = || reach(Kind::Rook, from, occupied);
-            let targets = self.allowed_targets(s, borrowed_by(kinds, from, diagonals, rook));
+            let targets = borrowed_by(kinds, from, diagonals, rook) & allowed;
             each(
                 Some(usize::from(best_of[usize::from(kinds)])),
                 targets.count_ones() as i32,

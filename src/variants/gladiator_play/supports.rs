@@ -12,6 +12,8 @@ pub(super) struct Gains<'a> {
     side: Side,
     s: usize,
     occupied: u64,
+    /// The squares the pawns may end on ([`Position::target_mask`]).
+    allowed: u64,
     /// The squares from which a supporter would power one of the pawns (the empty ones on
     /// their diagonals, within the area asked for).
     landing: u64,
@@ -37,6 +39,7 @@ impl<'a> Gains<'a> {
             side,
             s: side.index(),
             occupied,
+            allowed: pos.target_mask(side.index()),
             landing: 0,
             diagonal: [0; 64],
             powered: [0; 64],
@@ -82,7 +85,7 @@ impl<'a> Gains<'a> {
             let needs_rook = powering & (self.pos.of_kind(3) | self.pos.of_kind(4)) != 0;
             let rook = if needs_rook { self.rook_of(p) } else { 0 };
             let borrowed = self.pos.borrowed(p as u8, powering, diagonals, || rook);
-            self.current[p] = self.pos.allowed_targets(self.s, borrowed);
+            self.current[p] = borrowed & self.allowed;
             self.known |= 1 << p;
         }
         self.current[p]
@@ -100,7 +103,7 @@ impl<'a> Gains<'a> {
                 Kind::Queen => self.diagonal[p] | self.rook_of(p),
                 Kind::Pawn | Kind::Knight | Kind::King => reach(kind, p as u8, self.occupied),
             };
-            let new = self.pos.allowed_targets(self.s, reach) & !current;
+            let new = reach & self.allowed & !current;
             self.gain[k][p] = new.count_ones() as u8;
             self.gain_known[k] |= 1 << p;
         }
