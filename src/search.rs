@@ -2,7 +2,9 @@
 //! principal variation search with an aspiration window, a transposition table, quiescence on
 //! captures, and move ordering (table move, captures by value, two killers per ply, history).
 //! A time, depth and node budget and a stop flag bound it. It knows no protocol: it returns a
-//! typed [`Found`].
+//! typed [`Found`]. A search keeps the static scores it computed by key (a 256 KiB cache of
+//! its own, for the games whose evaluation is a function of the key:
+//! [`Searchable::CACHE_EVALUATION`]), so a leaf met again is not evaluated twice.
 //!
 //! Draws and contempt: no variant here has a repetition rule, but a position below the root
 //! that repeats one earlier on the search path or in the game before the root (the keys the
@@ -26,6 +28,7 @@
 //! mover, so no transposition is lost.
 
 mod deepen;
+mod evals;
 mod ordering;
 mod searchable;
 mod searcher;
@@ -194,6 +197,8 @@ struct Searcher<'a, P: Searchable> {
     /// What keys apart the table entries of the other side's positions: 0 when the contempt
     /// is zero (draws then score alike for both sides), else [`OPPONENT_TAG`].
     tag: u64,
+    /// The static evaluations of this search, by key.
+    evals: evals::Evals,
 }
 
 /// The identity hash: keys are already uniformly random.

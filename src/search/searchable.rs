@@ -78,6 +78,11 @@ pub trait Searchable: Clone {
     /// A static score for the side to move, in centipawns.
     fn evaluate(&self) -> i32;
 
+    /// Whether [`Searchable::evaluate`] is a function of [`Searchable::key`] alone, so that
+    /// a search may keep the scores it computed by key and read them back for a position
+    /// it meets again (false, the default: it evaluates every time).
+    const CACHE_EVALUATION: bool = false;
+
     /// A hash of everything that decides the legal turns and the end of the game.
     fn key(&self) -> u64;
 

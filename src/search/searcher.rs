@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::evals::Evals;
 use super::table::{Bound, Hit};
 use super::{CLOCK_EVERY, HISTORY_SIZE, Limits, MATE_BOUND, MAX_CONTEMPT, MAX_PLY};
 use super::{OPPONENT_TAG, Searchable, Searcher, TransTable, reserve};
@@ -65,7 +66,15 @@ impl<'a, P: Searchable> Searcher<'a, P> {
             } else {
                 OPPONENT_TAG
             },
+            evals: Evals::new(P::CACHE_EVALUATION),
         }
+    }
+
+    /// The static score of `pos`, whose key is `key`: kept from an earlier node of this
+    /// search when the game allows ([`Searchable::CACHE_EVALUATION`]).
+    #[inline(always)]
+    pub(super) fn evaluate(&mut self, pos: &P, key: u64) -> i32 {
+        self.evals.get(key, || pos.evaluate())
     }
 
     /// The key under which the table keeps a position with key `key` at `ply`: tagged when

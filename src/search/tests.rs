@@ -252,3 +252,47 @@ fn a_stopped_iteration_gives_its_better_turn() {
     }
     assert!(checked >= 2, "only {checked} changes of mind");
 }
+
+/// Random games of `start`'s variant: every position met whose key was met before has the
+/// same evaluation as then (what [`Searchable::CACHE_EVALUATION`] promises); returns how
+/// many positions were met again, for the caller to see that the check had something to
+/// check.
+fn evaluation_by_key<P: Searchable + Clone>(start: &P, seed: u64) -> usize {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut seen = std::collections::HashMap::new();
+    let mut again = 0;
+    let mut moves = Vec::new();
+    for _ in 0..300 {
+        let mut pos = start.clone();
+        for _ in 0..80 {
+            let score = pos.evaluate();
+            if let Some(&before) = seen.get(&pos.key()) {
+                assert_eq!(before, score, "key {:#x}", pos.key());
+                again += 1;
+            }
+            seen.insert(pos.key(), score);
+            if pos.over().is_some() {
+                break;
+            }
+            pos.all_candidates(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    again
+}
+
+/// The games whose evaluations the search keeps by key evaluate a position met again, by
+/// another path (other move counters, another history), as the first time.
+#[test]
+fn games_that_keep_evaluations_evaluate_by_the_key_alone() {
+    const { assert!(gladiator::Position::CACHE_EVALUATION && pagan::Position::CACHE_EVALUATION) };
+    for rules in [Rules::Gladiator, Rules::Brawl] {
+        let again = evaluation_by_key(&gladiator::Position::start(rules), 0xe7a1);
+        assert!(again > 100, "{rules:?}: {again} positions met again");
+    }
+    let again = evaluation_by_key(&pagan::Position::start(), 0xe7a2);
+    assert!(again > 100, "Pagan: {again} positions met again");
+}

@@ -256,7 +256,7 @@ impl<P: Searchable> Searcher<'_, P> {
         };
         let slot = self.slot_key(key, ply);
         // The static score first: it gives the prefetched bucket time to arrive.
-        let stand = pos.evaluate();
+        let stand = self.evaluate(pos, key);
         let hit = self.probe(slot);
         if let Some(score) = hit.and_then(|hit| table_cut(hit, ply, alpha, beta)) {
             return score;

@@ -210,6 +210,10 @@ impl Searchable for Position {
         static_score(self)
     }
 
+    // The evaluation reads the pieces and the side to move, which the key holds (and the
+    // rules, which do not change within a search).
+    const CACHE_EVALUATION: bool = true;
+
     fn key(&self) -> u64 {
         self.zobrist()
     }

@@ -81,6 +81,10 @@ impl Searchable for Position {
         Position::reversible_plies(self)
     }
 
+    // The evaluation reads the pieces and the side to move, which the key holds (not the
+    // move counters, which it leaves out).
+    const CACHE_EVALUATION: bool = true;
+
     fn key(&self) -> u64 {
         self.zobrist()
     }
