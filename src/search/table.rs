@@ -144,7 +144,11 @@ impl Map {
             split,
             low: (1 << k) - 1,
             live,
-            grow_at: if live < count { live * 3 / 2 } else { usize::MAX },
+            grow_at: if live < count {
+                live * 3 / 2
+            } else {
+                usize::MAX
+            },
         }
     }
 
