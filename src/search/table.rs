@@ -15,13 +15,13 @@
 //! but a table of more than [`GROW_FROM_MIB`] starts by using only its first 16 MiB, and
 //! widens one bucket at a time (linear hashing: bucket `i` splits into `i` and `i + 2^k`, by
 //! bit `k` of the index bits, which each entry keeps) while more than three quarters of its
-//! entries in use are filled, until it uses all of them. A short search so stays in a part of the table that
-//! fits in the processor's cache, where most probes of a 256 MiB table used to wait on memory
-//! (a Gladiator `go depth 6` from the start at Hash 256: 2.26 million reads that missed a
-//! simulated 32 MiB cache before, 0.25 million after; `benches/alt_search.rs`; at three
-//! quarters rather than half, that search does not widen it at all and walks Hash 16's tree
-//! as fast, where widening to 23 MiB cost it 2 %), and a long one,
-//! or a game whose table is kept between moves, gets all of it. Nothing is lost when it
+//! entries in use are filled, until it uses all of them. A short search so stays in a part of
+//! the table that fits in the processor's cache, where most probes of a 256 MiB table used to
+//! wait on memory (a Gladiator `go depth 6` from the start at Hash 256: 2.26 million reads
+//! that missed a simulated 32 MiB cache before, 0.25 million after; `benches/alt_search.rs`;
+//! widening at three quarters rather than half, that search does not widen it at all and
+//! walks Hash 16's tree as fast, where widening to 23 MiB cost it 2 %), and a long one, or a
+//! game whose table is kept between moves, gets all of it. Nothing is lost when it
 //! widens: every entry stays where a probe looks for it. Below that size (the default 16 MiB
 //! included) a table uses all its buckets from the start, mapped by a mask when their count is
 //! a power of two and by a multiply otherwise.

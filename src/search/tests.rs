@@ -257,7 +257,7 @@ fn a_stopped_iteration_gives_its_better_turn() {
 /// same evaluation as then (what [`Searchable::CACHE_EVALUATION`] promises); returns how
 /// many positions were met again, for the caller to see that the check had something to
 /// check.
-fn evaluation_by_key<P: Searchable + Clone>(start: &P, seed: u64) -> usize {
+fn evaluation_by_key<P: Searchable>(start: &P, seed: u64) -> usize {
     let mut rng = crate::rng::Rng::new(seed);
     let mut seen = std::collections::HashMap::new();
     let mut again = 0;
