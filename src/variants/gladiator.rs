@@ -225,12 +225,6 @@ impl Position {
         self.kinds[kind as usize] & self.sides[side.index()]
     }
 
-    /// Pieces of both sides of a kind, by its index.
-    #[inline]
-    pub(crate) fn of_kind(&self, kind: usize) -> u64 {
-        self.kinds[kind]
-    }
-
     /// All pieces of a side.
     pub fn side_pieces(&self, side: Side) -> u64 {
         self.sides[side.index()]

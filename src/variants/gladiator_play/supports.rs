@@ -3,124 +3,91 @@
 
 use super::*;
 
-/// What a supporter move would give one side's pawns in a position: each pawn's diagonal
-/// reach (all computed at once: they also say which squares power which pawns), and, on
-/// demand, its rook reach, its targets now and the new targets a supporter of each kind
-/// powering it would add.
-pub(super) struct Gains<'a> {
-    pos: &'a Position,
-    side: Side,
-    s: usize,
-    occupied: u64,
-    /// The squares the pawns may end on ([`Position::target_mask`]).
-    allowed: u64,
+/// What a supporter landing on each square would give one side's pawns in a position: for
+/// every empty square on a pawn's diagonals (within the area asked for), the new targets a
+/// supporter of each kind there adds to the pawns it would power, summed over them. Computed
+/// at once for every pawn and kind asked for: Gladiator weighs every kind on every landing
+/// square anyway, and Brawl nearly so.
+pub(super) struct Gains {
     /// The squares from which a supporter would power one of the pawns (the empty ones on
     /// their diagonals, within the area asked for).
     landing: u64,
-    diagonal: [u64; 64],
-    /// The pawns a supporter on each landing square would power.
-    powered: [u64; 64],
-    rook: [u64; 64],
-    rook_known: u64,
-    current: [u64; 64],
-    known: u64,
-    gain: [[u8; 64]; 6],
-    gain_known: [u64; 6],
+    /// Per landing square, byte `k` (bits `8k..8k+8`) holds the new targets a supporter of
+    /// kind `k` there gives the pawns. A square is on the diagonals of at most four pawns (the
+    /// first piece each way) and a pawn gains at most 27 targets, so a byte holds the sum.
+    sum: [u64; 64],
 }
 
-impl<'a> Gains<'a> {
-    /// What a supporter landing in `area` would give `side`'s pawns in `pos`.
+/// The kinds whose moves include a rook's.
+const ROOKISH: KindSet = 1 << Kind::Rook as u8 | 1 << Kind::Queen as u8;
+
+impl Gains {
+    /// What a supporter of one of the `kinds` landing in `area` would give `side`'s pawns
+    /// in `pos`.
     #[inline(always)]
-    pub(super) fn new(pos: &'a Position, side: Side, area: u64) -> Gains<'a> {
+    pub(super) fn new(pos: &Position, side: Side, area: u64, kinds: KindSet) -> Gains {
         let occupied = pos.occupied();
-        let pawns = pos.pieces(side, Kind::Pawn);
+        let s = side.index();
+        let allowed = pos.target_mask(s);
+        let supporters = pos.supporters(s);
         let mut gains = Gains {
-            pos,
-            side,
-            s: side.index(),
-            occupied,
-            allowed: pos.target_mask(side.index()),
             landing: 0,
-            diagonal: [0; 64],
-            powered: [0; 64],
-            rook: [0; 64],
-            rook_known: 0,
-            current: [0; 64],
-            known: 0,
-            gain: [[0; 64]; 6],
-            gain_known: [0; 6],
+            sum: [0; 64],
         };
-        let mut left = pawns;
-        while left != 0 {
-            let p = left.trailing_zeros() as usize;
-            left &= left - 1;
-            gains.diagonal[p] = reach(Kind::Bishop, p as u8, occupied);
+        let mut pawns = pos.pieces(side, Kind::Pawn);
+        while pawns != 0 {
+            let p = pawns.trailing_zeros() as u8;
+            pawns &= pawns - 1;
+            let diagonals = reach(Kind::Bishop, p, occupied);
             // A supporter on an empty square powers the pawns whose diagonals reach it (a
             // diagonal reach is symmetric).
-            let mut on = gains.diagonal[p] & !occupied & area;
+            let mut on = diagonals & !occupied & area;
+            if on == 0 {
+                continue;
+            }
             gains.landing |= on;
+            let powering = diagonals & supporters;
+            let powered_by = if powering == 0 {
+                0
+            } else {
+                pos.kinds_among(powering)
+            };
+            let rook = if (kinds | powered_by) & ROOKISH != 0 {
+                reach(Kind::Rook, p, occupied)
+            } else {
+                0
+            };
+            let current = if powering == 0 {
+                0
+            } else {
+                borrowed_by(powered_by, p, diagonals, || rook)
+            };
+            let fresh = allowed & !current;
+            let mut packed = 0u64;
+            for kind in &KINDS[1..] {
+                if kinds >> *kind as u8 & 1 == 0 {
+                    continue;
+                }
+                let moves = match kind {
+                    Kind::Bishop => diagonals,
+                    Kind::Rook => rook,
+                    Kind::Queen => diagonals | rook,
+                    Kind::Pawn | Kind::Knight | Kind::King => reach(*kind, p, occupied),
+                };
+                packed |= u64::from((moves & fresh).count_ones()) << (8 * *kind as u32);
+            }
             while on != 0 {
-                gains.powered[on.trailing_zeros() as usize] |= 1 << p;
+                gains.sum[on.trailing_zeros() as usize] += packed;
                 on &= on - 1;
             }
         }
         gains
     }
 
-    #[inline(always)]
-    fn rook_of(&mut self, p: usize) -> u64 {
-        if self.rook_known >> p & 1 == 0 {
-            self.rook[p] = reach(Kind::Rook, p as u8, self.occupied);
-            self.rook_known |= 1 << p;
-        }
-        self.rook[p]
-    }
-
-    /// The targets of the pawn on `p` now.
-    #[inline(always)]
-    fn current_of(&mut self, p: usize) -> u64 {
-        if self.known >> p & 1 == 0 {
-            let diagonals = self.diagonal[p];
-            let powering = diagonals & self.pos.supporters(self.s);
-            let needs_rook = powering & (self.pos.of_kind(3) | self.pos.of_kind(4)) != 0;
-            let rook = if needs_rook { self.rook_of(p) } else { 0 };
-            let borrowed = self.pos.borrowed(p as u8, powering, diagonals, || rook);
-            self.current[p] = borrowed & self.allowed;
-            self.known |= 1 << p;
-        }
-        self.current[p]
-    }
-
-    /// New targets the pawn on `p` gets from a supporter of `kind` powering it.
-    #[inline(always)]
-    fn of(&mut self, kind: Kind, p: usize) -> u32 {
-        let k = kind as usize;
-        if self.gain_known[k] >> p & 1 == 0 {
-            let current = self.current_of(p);
-            let reach = match kind {
-                Kind::Bishop => self.diagonal[p],
-                Kind::Rook => self.rook_of(p),
-                Kind::Queen => self.diagonal[p] | self.rook_of(p),
-                Kind::Pawn | Kind::Knight | Kind::King => reach(kind, p as u8, self.occupied),
-            };
-            let new = reach & self.allowed & !current;
-            self.gain[k][p] = new.count_ones() as u8;
-            self.gain_known[k] |= 1 << p;
-        }
-        u32::from(self.gain[k][p])
-    }
-
     /// New targets a supporter of `kind` on the landing square `st` gives the pawns.
     #[inline(always)]
-    fn landing_on(&mut self, kind: Kind, st: u8) -> u32 {
-        let mut powered = self.powered[usize::from(st)];
-        let mut gain = 0;
-        while powered != 0 {
-            let p = powered.trailing_zeros() as usize;
-            powered &= powered - 1;
-            gain += self.of(kind, p);
-        }
-        gain
+    fn landing_on(&self, kind: Kind, st: u8) -> u32 {
+        u32::from((self.sum[usize::from(st)] >> (8 * kind as u32)) as u8)
     }
 }
 
@@ -184,14 +151,16 @@ impl Position {
             Rules::Gladiator => BORDER,
             Rules::Brawl => !0,
         };
-        let mut gains = Gains::new(after, self.side_to_move(), area);
+        let me = self.side_to_move();
+        let kinds = after.kinds_among(after.supporters(me.index()));
+        let gains = Gains::new(after, me, area, kinds);
         if gains.landing == 0 {
             return;
         }
         let mut choices = Choices::new(base);
         match self.rules() {
-            Rules::Gladiator => gladiator_supports(&mut gains, busy, &mut choices),
-            Rules::Brawl => brawl_supports(&mut gains, &mut choices),
+            Rules::Gladiator => gladiator_supports(after, me, &gains, busy, &mut choices),
+            Rules::Brawl => brawl_supports(after, me, &gains, &mut choices),
         }
         choices.emit(out);
     }
@@ -200,11 +169,11 @@ impl Position {
 /// Gladiator: a jump of one supporter per kind (one not in `busy`, if there is one) to every
 /// landing square, in square order, then kind order.
 #[inline(always)]
-fn gladiator_supports(gains: &mut Gains, busy: u64, choices: &mut Choices) {
-    let supporters = gains.pos.supporters(gains.s);
+fn gladiator_supports(pos: &Position, side: Side, gains: &Gains, busy: u64, choices: &mut Choices) {
+    let supporters = pos.supporters(side.index());
     let mut movers = [NONE; 6];
     for kind in &KINDS[1..] {
-        let all = supporters & gains.pos.pieces(gains.side, *kind);
+        let all = supporters & pos.pieces(side, *kind);
         if let Some(b) = [all & !busy, all].into_iter().find(|&b| b != 0) {
             movers[*kind as usize] = b.trailing_zeros() as u8;
         }
@@ -225,13 +194,14 @@ fn gladiator_supports(gains: &mut Gains, busy: u64, choices: &mut Choices) {
 /// Brawl: every quiet move of every supporter to a landing square, in supporter order, then
 /// square order.
 #[inline(always)]
-fn brawl_supports(gains: &mut Gains, choices: &mut Choices) {
-    let mut sup = gains.pos.supporters(gains.s);
+fn brawl_supports(pos: &Position, side: Side, gains: &Gains, choices: &mut Choices) {
+    let occupied = pos.occupied();
+    let mut sup = pos.supporters(side.index());
     while sup != 0 {
         let sf = sup.trailing_zeros() as u8;
         sup &= sup - 1;
-        let kind = gains.pos.kind_at(sf).expect("a supporter");
-        let mut dest = reach(kind, sf, gains.occupied) & !gains.occupied & gains.landing;
+        let kind = pos.kind_at(sf).expect("a supporter");
+        let mut dest = reach(kind, sf, occupied) & !occupied & gains.landing;
         while dest != 0 {
             let st = dest.trailing_zeros() as u8;
             dest &= dest - 1;
@@ -274,4 +244,60 @@ pub(super) fn best_placement_by(after: &Position, kind: Kind) -> u8 {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::bits;
+    use crate::rng::Rng;
+
+    /// Every landing square's gain for every kind, on positions of random games of both rule
+    /// sets, against the sum taken pawn by pawn: the pawns whose diagonal reach holds the
+    /// square, each counting the squares that kind's moves from the pawn add to its targets
+    /// now (the move generator's).
+    #[test]
+    fn a_landing_gain_is_the_sum_of_the_new_targets_of_the_pawns_it_powers() {
+        let mut rng = Rng::new(0x6761_696e);
+        let (mut checked, mut gaining) = (0, 0);
+        for game in 0..40 {
+            let rules = [Rules::Gladiator, Rules::Brawl][game % 2];
+            let area = [BORDER, !0][game % 2];
+            let mut pos = Position::start(rules);
+            for _ in 0..60 {
+                if pos.end().is_some() {
+                    break;
+                }
+                let occupied = pos.occupied();
+                for side in [Side::White, Side::Black] {
+                    let s = side.index();
+                    let kinds = pos.kinds_among(pos.supporters(s));
+                    let gains = Gains::new(&pos, side, area, kinds);
+                    let pawns: Vec<u8> = bits(pos.pieces(side, Kind::Pawn)).collect();
+                    let diagonal = |p: u8| reach(Kind::Bishop, p, occupied);
+                    let landing = pawns.iter().fold(0, |l, &p| l | diagonal(p));
+                    assert_eq!(gains.landing, landing & !occupied & area, "{}", pos.fen());
+                    for st in bits(gains.landing) {
+                        for &kind in &KINDS[1..] {
+                            if kinds >> kind as u8 & 1 == 0 {
+                                continue;
+                            }
+                            let mut expected = 0;
+                            for &p in pawns.iter().filter(|&&p| diagonal(p) >> st & 1 == 1) {
+                                let now = pos.targets_of(s, p, occupied);
+                                let with = pos.allowed_targets(s, reach(kind, p, occupied));
+                                expected += (with & !now).count_ones();
+                            }
+                            assert_eq!(gains.landing_on(kind, st), expected, "{}", pos.fen());
+                            checked += 1;
+                            gaining += usize::from(expected > 0);
+                        }
+                    }
+                }
+                let turns = pos.turns();
+                pos = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 20_000 && gaining > 5_000, "{checked} {gaining}");
+    }
 }
