@@ -108,6 +108,10 @@ impl Choices {
 
     #[inline(always)]
     fn consider(&mut self, gain: u32, sf: u8, st: u8) {
+        // Most moves weighed gain no more than the last one kept: one comparison for them.
+        if gain <= self.best[SUPPORT_CHOICES - 1].0 {
+            return;
+        }
         if let Some(i) = self.best.iter().position(|(g, _)| gain > *g) {
             self.best[i..].rotate_right(1);
             self.best[i] = (
