@@ -63,19 +63,21 @@ impl Gains {
                 borrowed_by(powered_by, p, diagonals, || rook)
             };
             let fresh = allowed & !current;
-            let mut packed = 0u64;
-            for kind in &KINDS[1..] {
-                if kinds >> *kind as u8 & 1 == 0 {
-                    continue;
-                }
-                let moves = match kind {
-                    Kind::Bishop => diagonals,
-                    Kind::Rook => rook,
-                    Kind::Queen => diagonals | rook,
-                    Kind::Pawn | Kind::Knight | Kind::King => reach(*kind, p, occupied),
-                };
-                packed |= u64::from((moves & fresh).count_ones()) << (8 * *kind as u32);
-            }
+            // Each kind's count in its byte (0 for a kind the side lacks); a queen's is a
+            // bishop's and a rook's together, their lines sharing no square.
+            let count = |moves: u64| u64::from((moves & fresh).count_ones());
+            let (bishop, rook) = (count(diagonals), count(rook));
+            let packed = [
+                (Kind::Knight, count(reach(Kind::Knight, p, occupied))),
+                (Kind::Bishop, bishop),
+                (Kind::Rook, rook),
+                (Kind::Queen, bishop + rook),
+                (Kind::King, count(reach(Kind::King, p, occupied))),
+            ]
+            .into_iter()
+            .fold(0, |packed, (kind, n)| {
+                packed | u64::from(kinds >> kind as u8 & 1) * n << (8 * kind as u32)
+            });
             while on != 0 {
                 gains.sum[on.trailing_zeros() as usize] += packed;
                 on &= on - 1;
