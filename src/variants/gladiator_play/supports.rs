@@ -76,7 +76,7 @@ impl Gains {
             ]
             .into_iter()
             .fold(0, |packed, (kind, n)| {
-                packed | u64::from(kinds >> kind as u8 & 1) * n << (8 * kind as u32)
+                packed | (u64::from(kinds >> kind as u8 & 1) * n) << (8 * kind as u32)
             });
             while on != 0 {
                 gains.sum[on.trailing_zeros() as usize] += packed;
