@@ -5,7 +5,7 @@
 //! pick the configurations whose names contain them: `-- 3 brawl`). Every round
 //! searches the same positions to the same depth with an emptied table (so every round walks
 //! the same tree and the node counts, printed, must not vary), timed by the CPU time of the
-//! thread (`getrusage(RUSAGE_THREAD)`), not by the wall clock: the machine is shared. The
+//! thread (`CLOCK_THREAD_CPUTIME_ID`), not by the wall clock: the machine is shared. The
 //! configurations are interleaved within each round (in a rotating order) and the median
 //! rate of the rounds is printed with the spread. This measures; it asserts nothing.
 //!
@@ -35,6 +35,8 @@ use std::sync::atomic::AtomicBool;
 use quill::search::{self, Limits, Searchable, TransTable};
 use quill::variants::gladiator::{self, Rules};
 use quill::variants::pagan;
+
+mod cpu;
 
 /// Plies played from the start (by a depth-3 search) to reach each benchmarked position.
 const OPENINGS: [usize; 4] = [0, 6, 12, 20];
@@ -100,19 +102,11 @@ const CONFIGS: [Config; 6] = [
     },
 ];
 
-/// CPU seconds used by this thread so far.
+/// CPU seconds used by this thread so far (`CLOCK_THREAD_CPUTIME_ID`: up to date when read;
+/// `getrusage(RUSAGE_THREAD)`, read before 2026-12-07, counts in whole 4 ms ticks here, steps
+/// of about 1 % of a Brawl search).
 fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    #[cfg(target_os = "linux")]
-    let who = libc::RUSAGE_THREAD;
-    #[cfg(not(target_os = "linux"))]
-    let who = libc::RUSAGE_SELF;
-    // SAFETY: a valid pointer to a rusage struct.
-    let rc = unsafe { libc::getrusage(who, &mut usage) };
-    assert_eq!(rc, 0, "getrusage failed");
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
+    cpu::cpu_seconds(cpu::Clock::Thread)
 }
 
 /// The position `plies` turns into a game each side plays by a depth-3 search, from `start`.
