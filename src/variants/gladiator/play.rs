@@ -36,18 +36,31 @@ impl Position {
     /// pawn landed on (Brawl), which the caller must place.
     pub(crate) fn after_pawn(&self, from: u8, to: u8) -> (Position, Option<Kind>) {
         let mut next = self.clone();
-        let o = 1 - self.to_move.index();
+        let displaced = next.move_pawn(from, to);
+        (next, displaced)
+    }
+
+    /// Moves the pawn of the side to move from `from` to `to`, taking what stands there;
+    /// returns the kind of an enemy supporter it took (Brawl), which the caller must place.
+    #[inline(always)]
+    fn move_pawn(&mut self, from: u8, to: u8) -> Option<Kind> {
+        let me = self.to_move.index();
+        let o = 1 - me;
         let mut displaced = None;
-        if let Some(kind) = next.kind_at(to) {
-            next.kinds[kind as usize] &= !bit(to);
-            next.sides[o] &= !bit(to);
-            next.key ^= piece_key(o, kind as usize, to);
+        if self.sides[o] & bit(to) != 0 {
+            let kind = self.kind_at(to).expect("a piece on an occupied square");
+            self.kinds[kind as usize] &= !bit(to);
+            self.sides[o] &= !bit(to);
+            self.key ^= piece_key(o, kind as usize, to);
             if kind != Kind::Pawn {
                 displaced = Some(kind);
             }
         }
-        next.move_piece(from, to);
-        (next, displaced)
+        let pawn = Kind::Pawn as usize;
+        self.kinds[pawn] ^= bit(from) | bit(to);
+        self.sides[me] ^= bit(from) | bit(to);
+        self.key ^= piece_key(me, pawn, from) ^ piece_key(me, pawn, to);
+        displaced
     }
 
     pub(crate) fn place(&mut self, kind: Kind, sq: u8) {
@@ -108,16 +121,13 @@ impl Position {
     pub fn play(&self, turn: Turn) -> Position {
         let them = self.to_move.opponent();
         let captured = turn.moves_pawn() && self.pieces(them, Kind::Pawn) & bit(turn.pawn.1) != 0;
-        // One copy of the position, not two.
-        let mut next = if turn.pawn.0 != NONE {
-            let (mut after, displaced) = self.after_pawn(turn.pawn.0, turn.pawn.1);
-            if let Some(kind) = displaced {
-                after.place(kind, turn.place);
-            }
-            after
-        } else {
-            self.clone()
-        };
+        // One copy of the position, changed in place.
+        let mut next = self.clone();
+        if turn.pawn.0 != NONE
+            && let Some(kind) = next.move_pawn(turn.pawn.0, turn.pawn.1)
+        {
+            next.place(kind, turn.place);
+        }
         if turn.support.0 != NONE {
             next.move_piece(turn.support.0, turn.support.1);
         }
