@@ -113,8 +113,8 @@ impl Searchable for Position {
             return;
         }
         let mv = self.settle(mv);
-        let (mut after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
-        if let Some(kind) = displaced {
+        let mut after = self.clone();
+        if let Some(kind) = after.move_pawn(mv.pawn.0, mv.pawn.1) {
             after.place(kind, mv.place);
         }
         // Supporters powering a pawn now (judged before the pawn moves: close enough).
@@ -133,7 +133,8 @@ impl Searchable for Position {
         if mv.place != OPEN {
             return mv;
         }
-        let (after, displaced) = self.after_pawn(mv.pawn.0, mv.pawn.1);
+        let mut after = self.clone();
+        let displaced = after.move_pawn(mv.pawn.0, mv.pawn.1);
         let kind = displaced.expect("an open placement displaces a supporter");
         Turn {
             place: best_placement(&after, kind),

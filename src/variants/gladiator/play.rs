@@ -43,7 +43,7 @@ impl Position {
     /// Moves the pawn of the side to move from `from` to `to`, taking what stands there;
     /// returns the kind of an enemy supporter it took (Brawl), which the caller must place.
     #[inline(always)]
-    fn move_pawn(&mut self, from: u8, to: u8) -> Option<Kind> {
+    pub(crate) fn move_pawn(&mut self, from: u8, to: u8) -> Option<Kind> {
         let me = self.to_move.index();
         let o = 1 - me;
         let mut displaced = None;
