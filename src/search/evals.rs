@@ -33,6 +33,14 @@ impl Evals {
         }
     }
 
+    /// Starts the slot of `key` on its way into the cache (a child's, before its evaluation).
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.slots.get(key as usize & ((1 << BITS) - 1)) {
+            super::table::prefetch_line(slot);
+        }
+    }
+
     /// The score of the position with key `key`: the kept one, or `evaluate()` (then kept).
     #[inline(always)]
     pub(super) fn get(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {

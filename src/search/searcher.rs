@@ -130,9 +130,11 @@ impl<'a, P: Searchable> Searcher<'a, P> {
     /// The position after `mv` at `ply`, its table bucket on its way to the cache.
     pub(super) fn after(&self, pos: &P, mv: P::Move, ply: usize) -> P {
         let child = pos.after(mv);
+        let key = child.key();
         if let Some(t) = self.table.as_ref() {
-            t.prefetch(self.slot_key(child.key(), ply + 1));
+            t.prefetch(self.slot_key(key, ply + 1));
         }
+        self.evals.prefetch(key);
         child
     }
 
