@@ -26,6 +26,22 @@ impl Position {
         self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook))
     }
 
+    /// The targets of side `s`'s pawn on `from` ([`Position::targets_of`]) and the squares
+    /// whose contents decide them: its own, its diagonal reach (the first piece each way
+    /// included: it may power it) and every square it borrows a move to (a rook's reach ends
+    /// on its first piece too). A piece put on or taken off any other square leaves its
+    /// targets as they are.
+    pub(crate) fn targets_and_reads(&self, s: usize, from: u8, occupied: u64) -> (u64, u64) {
+        let diagonals = bishop_reach(from, occupied);
+        let powering = diagonals & self.supporters(s);
+        let rook = || rook_reach(from, occupied);
+        let borrowed = self.borrowed(from, powering, diagonals, rook);
+        (
+            self.allowed_targets(s, borrowed),
+            diagonals | borrowed | bit(from),
+        )
+    }
+
     /// The squares a pawn on `from` reaches with the moves of the supporters `powering`
     /// (before [`Position::allowed_targets`]), `diagonals` being its bishop reach and `rook`
     /// giving its rook reach (asked only when a rook or queen powers it): one lookup per kind

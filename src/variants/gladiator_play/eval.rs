@@ -85,8 +85,8 @@ impl EvalWeights {
 }
 
 impl Position {
-    /// Sum of the pawn moves (targets) of a side's pawns.
-    #[inline(always)]
+    /// Sum of the pawn moves (targets) of a side's pawns (the placement test's reference).
+    #[cfg(test)]
     pub(crate) fn pawn_mobility(&self, side: Side) -> u32 {
         let occupied = self.occupied();
         let mut pawns = self.pieces(side, Kind::Pawn);
@@ -97,20 +97,6 @@ impl Position {
             total += self.targets_of(side.index(), from, occupied).count_ones();
         }
         total
-    }
-
-    /// Squares from which a supporter would power one of `side`'s pawns: the empty squares
-    /// of each pawn's diagonals up to the first piece.
-    pub(super) fn powering_squares(&self, side: Side) -> u64 {
-        let occupied = self.occupied();
-        let mut pawns = self.pieces(side, Kind::Pawn);
-        let mut out = 0;
-        while pawns != 0 {
-            let from = pawns.trailing_zeros() as u8;
-            pawns &= pawns - 1;
-            out |= reach(Kind::Bishop, from, occupied);
-        }
-        out & !occupied
     }
 
     /// The evaluation ([`Searchable::evaluate`]): material, pawn power and mobility, for the

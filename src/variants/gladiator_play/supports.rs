@@ -217,24 +217,34 @@ fn brawl_supports(pos: &Position, side: Side, gains: &Gains, choices: &mut Choic
 }
 
 /// Where to put an enemy supporter a pawn landed on (Brawl): the vacant square that leaves
-/// the enemy the fewest pawn moves (the lowest such square). Only a square on an enemy pawn's
-/// diagonal run or among its targets can change its moves; every other square leaves them as
-/// they are without the piece.
+/// the enemy the fewest pawn moves (the lowest such square). Only a square that an enemy pawn's
+/// targets read ([`Position::targets_and_reads`]: its diagonal runs, its borrowed moves) can
+/// change its moves, so each such square is weighed by scoring again only the pawns that read
+/// it; every other square leaves them as they are without the piece.
 #[inline(always)]
 pub(super) fn best_placement_by(after: &Position, kind: Kind) -> u8 {
     let them = after.side_to_move().opponent();
+    let t = them.index();
     let occupied = after.occupied();
     let vacant = !occupied;
-    let mut touching = after.powering_squares(them);
-    let mut pawns = after.pieces(them, Kind::Pawn);
-    while pawns != 0 {
-        touching |= after.targets_of(them.index(), pawns.trailing_zeros() as u8, occupied);
-        pawns &= pawns - 1;
+    let pawns = after.pieces(them, Kind::Pawn);
+    let mut moves = [0u32; 64];
+    let mut reads = [0u64; 64];
+    let (mut mobility, mut touching) = (0, 0);
+    let mut left = pawns;
+    while left != 0 {
+        let p = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let (targets, read) = after.targets_and_reads(t, p as u8, occupied);
+        moves[p] = targets.count_ones();
+        reads[p] = read;
+        mobility += moves[p];
+        touching |= read;
     }
     touching &= vacant;
     let neutral = vacant & !touching;
     let mut best = if neutral != 0 {
-        (after.pawn_mobility(them), neutral.trailing_zeros() as u8)
+        (mobility, neutral.trailing_zeros() as u8)
     } else {
         (u32::MAX, NONE)
     };
@@ -244,9 +254,19 @@ pub(super) fn best_placement_by(after: &Position, kind: Kind) -> u8 {
         squares &= squares - 1;
         let mut placed = after.clone();
         placed.place(kind, q);
-        let mobility = placed.pawn_mobility(them);
-        if mobility < best.0 || mobility == best.0 && q < best.1 {
-            best = (mobility, q);
+        let occupied = placed.occupied();
+        let mut changed = mobility;
+        let mut left = pawns;
+        while left != 0 {
+            let p = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if reads[p] >> q & 1 == 1 {
+                let now = placed.targets_of(t, p as u8, occupied).count_ones();
+                changed = changed - moves[p] + now;
+            }
+        }
+        if changed < best.0 || changed == best.0 && q < best.1 {
+            best = (changed, q);
         }
     }
     best.1
@@ -305,5 +325,38 @@ mod tests {
             }
         }
         assert!(checked > 20_000 && gaining > 5_000, "{checked} {gaining}");
+    }
+
+    /// The placement of a displaced supporter, on positions of random Brawl games after every
+    /// pawn move that lands on one, against every vacant square tried with all the enemy
+    /// pawns' moves counted afresh: the fewest, the lowest square among equals.
+    #[test]
+    fn a_placement_leaves_the_fewest_enemy_pawn_moves() {
+        let mut rng = Rng::new(0x706c_6163);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut pos = Position::start(Rules::Brawl);
+            for _ in 0..80 {
+                if pos.end().is_some() {
+                    break;
+                }
+                let them = pos.side_to_move().opponent();
+                for (from, to) in pos.pawn_moves().collect::<Vec<_>>() {
+                    let (after, displaced) = pos.after_pawn(from, to);
+                    let Some(kind) = displaced else { continue };
+                    let mut best = (u32::MAX, NONE);
+                    for q in bits(!after.occupied()) {
+                        let mut placed = after.clone();
+                        placed.place(kind, q);
+                        best = best.min((placed.pawn_mobility(them), q));
+                    }
+                    assert_eq!(best_placement_by(&after, kind), best.1, "{}", pos.fen());
+                    checked += 1;
+                }
+                let turns = pos.turns();
+                pos = pos.play(turns[rng.below(turns.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
