@@ -20,10 +20,7 @@ impl Position {
     /// The targets of side `s`'s pawn on `from`, given the occupied squares.
     #[inline]
     pub(crate) fn targets_of(&self, s: usize, from: u8, occupied: u64) -> u64 {
-        let diagonals = bishop_reach(from, occupied);
-        let powering = diagonals & self.supporters(s);
-        let rook = || rook_reach(from, occupied);
-        self.allowed_targets(s, self.borrowed(from, powering, diagonals, rook))
+        self.targets_and_reads(s, from, occupied).0
     }
 
     /// The targets of side `s`'s pawn on `from` ([`Position::targets_of`]) and the squares
@@ -31,6 +28,7 @@ impl Position {
     /// included: it may power it) and every square it borrows a move to (a rook's reach ends
     /// on its first piece too). A piece put on or taken off any other square leaves its
     /// targets as they are.
+    #[inline(always)]
     pub(crate) fn targets_and_reads(&self, s: usize, from: u8, occupied: u64) -> (u64, u64) {
         let diagonals = bishop_reach(from, occupied);
         let powering = diagonals & self.supporters(s);
