@@ -262,6 +262,12 @@ impl Position {
     fn move_piece(&mut self, from: u8, to: u8) {
         let kind = self.kind_at(from).expect("a piece to move") as usize;
         let s = usize::from(self.sides[1] & bit(from) != 0);
+        self.shift(s, kind, from, to);
+    }
+
+    /// Moves side `s`'s piece of kind index `kind` from `from` to the empty `to`.
+    #[inline(always)]
+    fn shift(&mut self, s: usize, kind: usize, from: u8, to: u8) {
         self.kinds[kind] ^= bit(from) | bit(to);
         self.sides[s] ^= bit(from) | bit(to);
         self.key ^= piece_key(s, kind, from) ^ piece_key(s, kind, to);

@@ -114,9 +114,7 @@ impl Searchable for Position {
         }
         let mv = self.settle(mv);
         let mut after = self.clone();
-        if let Some(kind) = after.move_pawn(mv.pawn.0, mv.pawn.1) {
-            after.place(kind, mv.place);
-        }
+        after.play_pawn_part(mv);
         // Supporters powering a pawn now (judged before the pawn moves: close enough).
         let occupied = self.occupied();
         let mut busy = 0;

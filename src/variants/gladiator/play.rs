@@ -56,11 +56,17 @@ impl Position {
                 displaced = Some(kind);
             }
         }
-        let pawn = Kind::Pawn as usize;
-        self.kinds[pawn] ^= bit(from) | bit(to);
-        self.sides[me] ^= bit(from) | bit(to);
-        self.key ^= piece_key(me, pawn, from) ^ piece_key(me, pawn, to);
+        self.shift(me, Kind::Pawn as usize, from, to);
         displaced
+    }
+
+    /// Plays the pawn part of `turn` (which moves a pawn): the pawn's move and the placement
+    /// of an enemy supporter it displaced.
+    #[inline(always)]
+    pub(crate) fn play_pawn_part(&mut self, turn: Turn) {
+        if let Some(kind) = self.move_pawn(turn.pawn.0, turn.pawn.1) {
+            self.place(kind, turn.place);
+        }
     }
 
     pub(crate) fn place(&mut self, kind: Kind, sq: u8) {
@@ -123,10 +129,8 @@ impl Position {
         let captured = turn.moves_pawn() && self.pieces(them, Kind::Pawn) & bit(turn.pawn.1) != 0;
         // One copy of the position, changed in place.
         let mut next = self.clone();
-        if turn.pawn.0 != NONE
-            && let Some(kind) = next.move_pawn(turn.pawn.0, turn.pawn.1)
-        {
-            next.place(kind, turn.place);
+        if turn.pawn.0 != NONE {
+            next.play_pawn_part(turn);
         }
         if turn.support.0 != NONE {
             next.move_piece(turn.support.0, turn.support.1);
