@@ -74,13 +74,13 @@ impl Tunable for gladiator::Position {
         }
     }
 
-    /// Gladiator and Brawl share one set of weights.
-    fn weight_set(_: gladiator::Rules) -> gladiator::Rules {
-        gladiator::Rules::Gladiator
+    /// Gladiator and Brawl each have their own weights.
+    fn weight_set(set: gladiator::Rules) -> gladiator::Rules {
+        set
     }
 
-    fn current(_: gladiator::Rules) -> Vec<i32> {
-        gladiator_play::WEIGHTS.to_array().to_vec()
+    fn current(set: gladiator::Rules) -> Vec<i32> {
+        gladiator_play::weights(set).to_array().to_vec()
     }
 
     fn range(_: usize) -> RangeInclusive<i32> {
@@ -96,15 +96,19 @@ impl Tunable for gladiator::Position {
     }
 
     fn terms(&self, w: &[i32]) -> Linear {
-        let weights = gladiator_weights(w);
+        let weights = gladiator_weights(self.rules(), w);
         Linear::plain(
             100 * self.pawn_difference() + weights.tempo,
             self.eval_terms(&weights).to_vec(),
         )
     }
 
-    fn show(_: gladiator::Rules, w: &[i32]) -> String {
-        format!("WEIGHTS = {:#?}", gladiator_weights(w))
+    fn show(set: gladiator::Rules, w: &[i32]) -> String {
+        let name = match set {
+            gladiator::Rules::Gladiator => "WEIGHTS",
+            gladiator::Rules::Brawl => "BRAWL_WEIGHTS",
+        };
+        format!("{name} = {:#?}", gladiator_weights(set, w))
     }
 }
 
@@ -124,11 +128,12 @@ fn overlay<const N: usize>(mut current: [i32; N], w: &[i32]) -> [i32; N] {
     current
 }
 
-/// Gladiator's weights from a list (the current ones where `w` falls short), with the
-/// current tempo.
-fn gladiator_weights(w: &[i32]) -> gladiator_play::EvalWeights {
-    let list = overlay(gladiator_play::WEIGHTS.to_array(), w);
-    gladiator_play::EvalWeights::from_array(list, gladiator_play::WEIGHTS.tempo)
+/// Gladiator's or Brawl's weights (`set`'s) from a list (the current ones where `w` falls
+/// short), with the current tempo.
+fn gladiator_weights(set: gladiator::Rules, w: &[i32]) -> gladiator_play::EvalWeights {
+    let current = gladiator_play::weights(set);
+    let list = overlay(current.to_array(), w);
+    gladiator_play::EvalWeights::from_array(list, current.tempo)
 }
 
 /// Apocalypse's static estimate ([`sealed::Weights`]; both rule sets), for White; the

@@ -210,7 +210,7 @@ impl Position {
     }
 
     /// Which game.
-    pub(crate) fn rules(&self) -> Rules {
+    pub fn rules(&self) -> Rules {
         self.rules
     }
 

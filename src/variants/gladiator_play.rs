@@ -12,7 +12,7 @@ use crate::variant::Side;
 mod eval;
 mod supports;
 
-pub use self::eval::{EVAL_TERMS, EvalWeights, WEIGHTS};
+pub use self::eval::{BRAWL_WEIGHTS, EVAL_TERMS, EvalWeights, WEIGHTS, weights};
 use self::supports::*;
 
 /// Supporter moves kept per pawn move, besides making none.
@@ -290,14 +290,11 @@ mod tests {
                     if p.end().is_some() {
                         break;
                     }
-                    let terms = p.eval_terms(&WEIGHTS);
-                    let dot: i32 = terms
-                        .iter()
-                        .zip(WEIGHTS.to_array())
-                        .map(|(t, w)| t * w)
-                        .sum();
+                    let w = weights(rules);
+                    let terms = p.eval_terms(w);
+                    let dot: i32 = terms.iter().zip(w.to_array()).map(|(t, w)| t * w).sum();
                     assert_eq!(
-                        100 * p.pawn_difference() + WEIGHTS.tempo + dot,
+                        100 * p.pawn_difference() + w.tempo + dot,
                         p.evaluate(),
                         "{}",
                         p.fen()

@@ -22,7 +22,7 @@ pub struct EvalWeights {
     pub tempo: i32,
 }
 
-/// The evaluation's weights.
+/// Gladiator's evaluation weights.
 pub const WEIGHTS: EvalWeights = EvalWeights {
     power: [0, 11, 8, 13, 15, 5],
     unpowered: -15,
@@ -31,6 +31,18 @@ pub const WEIGHTS: EvalWeights = EvalWeights {
     last_pawns: [-200, -80, -20],
     tempo: 10,
 };
+
+/// Brawl's evaluation weights (the same terms: Brawl's supporters move as in chess and may be
+/// displaced, so each kind's power is worth something else there).
+pub const BRAWL_WEIGHTS: EvalWeights = WEIGHTS;
+
+/// The weights the evaluation plays `rules` with.
+pub const fn weights(rules: Rules) -> &'static EvalWeights {
+    match rules {
+        Rules::Gladiator => &WEIGHTS,
+        Rules::Brawl => &BRAWL_WEIGHTS,
+    }
+}
 
 /// How many weights [`EvalWeights::to_array`] lists.
 pub const EVAL_TERMS: usize = 11;
@@ -100,24 +112,34 @@ impl Position {
     }
 
     /// The evaluation ([`Searchable::evaluate`]): material, pawn power and mobility, for the
-    /// side to move.
+    /// side to move, under the weights of its rules.
     #[inline(always)]
     pub(super) fn static_score(&self) -> i32 {
+        match self.rules() {
+            Rules::Gladiator => self.score_under(&WEIGHTS, &BEST_OF),
+            Rules::Brawl => self.score_under(&BRAWL_WEIGHTS, &BRAWL_BEST_OF),
+        }
+    }
+
+    /// [`Position::static_score`] under the weights `w`, whose [`best_of`] is `best`
+    /// (constants where this is inlined).
+    #[inline(always)]
+    fn score_under(&self, w: &EvalWeights, best: &[u8; 64]) -> i32 {
         let me = self.side_to_move();
         let them = me.opponent();
         let pawns = |s| self.pieces(s, Kind::Pawn).count_ones();
-        material(pawns(me)) - material(pawns(them)) + self.activity(me) - self.activity(them)
-            + WEIGHTS.tempo
+        material(w, pawns(me)) - material(w, pawns(them)) + self.activity(me, w, best)
+            - self.activity(them, w, best)
+            + w.tempo
     }
 
-    /// One side's share of the evaluation: pawn power and mobility.
+    /// One side's share of the evaluation under `w`: pawn power and mobility.
     #[inline(always)]
-    pub(super) fn activity(&self, side: Side) -> i32 {
+    fn activity(&self, side: Side, w: &EvalWeights, best: &[u8; 64]) -> i32 {
         let mut score = 0;
-        self.activity_terms(side, &BEST_OF, |best, targets, attacks| {
-            score += best.map_or(WEIGHTS.unpowered, |k| WEIGHTS.power[k])
-                + WEIGHTS.target * targets
-                + WEIGHTS.attack * attacks;
+        self.activity_terms(side, best, |best, targets, attacks| {
+            score +=
+                best.map_or(w.unpowered, |k| w.power[k]) + w.target * targets + w.attack * attacks;
         });
         score
     }
@@ -233,12 +255,16 @@ pub(super) const fn best_of(order: &[usize; 5]) -> [u8; 64] {
 
 /// [`best_of`] the [`power_order`] of [`WEIGHTS`].
 const BEST_OF: [u8; 64] = best_of(&power_order(&WEIGHTS));
+/// [`best_of`] the [`power_order`] of [`BRAWL_WEIGHTS`].
+const BRAWL_BEST_OF: [u8; 64] = best_of(&power_order(&BRAWL_WEIGHTS));
 
-/// Material: every pawn is worth 100, and the last ones more (losing them all loses).
-pub(super) fn material(pawns: u32) -> i32 {
+/// Material under `w`: every pawn is worth 100, and the last ones more (losing them all
+/// loses).
+#[inline(always)]
+pub(super) fn material(w: &EvalWeights, pawns: u32) -> i32 {
     100 * pawns as i32
         + match pawns {
-            1..=3 => WEIGHTS.last_pawns[pawns as usize - 1],
+            1..=3 => w.last_pawns[pawns as usize - 1],
             _ => 0,
         }
 }
