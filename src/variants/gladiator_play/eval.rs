@@ -32,8 +32,10 @@ pub const WEIGHTS: EvalWeights = EvalWeights {
     tempo: 10,
 };
 
-/// Brawl's evaluation weights (the same terms: Brawl's supporters move as in chess and may be
-/// displaced, so each kind's power is worth something else there).
+/// Brawl's evaluation weights: the same terms, fitted on their own by `quill tune` (Brawl's
+/// supporters move as in chess and may be displaced, so a kind's power may be worth something
+/// else there). Equal to Gladiator's until a fit is accepted: the five fitted on 6,000 Brawl
+/// self-play games (2026-12-07) all lost their SPRT against these (−48 to 0 Elo).
 pub const BRAWL_WEIGHTS: EvalWeights = WEIGHTS;
 
 /// The weights the evaluation plays `rules` with.
