@@ -15,14 +15,13 @@ mod supports;
 pub use self::eval::{BRAWL_WEIGHTS, EVAL_TERMS, EvalWeights, WEIGHTS, weights};
 use self::supports::*;
 
-/// Supporter moves kept per pawn move in Gladiator, besides making none.
-const SUPPORT_CHOICES: usize = 2;
-/// Supporter moves kept per pawn move in Brawl, besides making none: there a supporter's
-/// move also changes which enemy pawns it blocks and where it can be displaced to, which the
-/// gain in new pawn targets does not weigh, so the search is given more of them (at equal
-/// time, 10 against 6 scored +65 ± 36 Elo, 6 against 3 +159 ± 73, 3 against 2 +184 ± 77:
-/// `quill match --sprt 0:20:0.05:0.05`, `st=0.02`, 8 random opening turns).
-const BRAWL_SUPPORT_CHOICES: usize = 10;
+/// Supporter moves kept per pawn move, besides making none. The gain that ranks them (new
+/// pawn targets) does not weigh what else a supporter's move changes (which enemy pawns it
+/// blocks; in Brawl, where it can be displaced to), so the search is given ten of them. At
+/// equal time (`quill match --sprt 0:20:0.05:0.05`, `st=0.02`, 8 random opening turns), in
+/// Brawl 10 against 6 scored +65 ± 36 Elo, 6 against 3 +159 ± 73, 3 against 2 +184 ± 77; in
+/// Gladiator 10 against 2 +76 ± 98 and, again on other openings, +140 ± 65.
+const SUPPORT_CHOICES: usize = 10;
 const NONE: u8 = u8::MAX;
 /// The placement of a candidate turn that displaces a supporter, before it is chosen (see
 /// `Searchable::settle`): not a square.

@@ -93,26 +93,25 @@ impl Gains {
     }
 }
 
-/// The `N` supporter moves of the highest gain so far ([`SUPPORT_CHOICES`] in Gladiator,
-/// [`BRAWL_SUPPORT_CHOICES`] in Brawl), each added to `base`: the earlier one first among
-/// equal gains; none of gain 0.
-struct Choices<const N: usize> {
+/// The [`SUPPORT_CHOICES`] supporter moves of the highest gain so far, each added to `base`:
+/// the earlier one first among equal gains; none of gain 0.
+struct Choices {
     base: Turn,
-    best: [(u32, Turn); N],
+    best: [(u32, Turn); SUPPORT_CHOICES],
 }
 
-impl<const N: usize> Choices<N> {
-    fn new(base: Turn) -> Choices<N> {
+impl Choices {
+    fn new(base: Turn) -> Choices {
         Choices {
             base,
-            best: [(0, base); N],
+            best: [(0, base); SUPPORT_CHOICES],
         }
     }
 
     #[inline(always)]
     fn consider(&mut self, gain: u32, sf: u8, st: u8) {
         // Most moves weighed gain no more than the last one kept: one comparison for them.
-        if gain <= self.best[N - 1].0 {
+        if gain <= self.best[SUPPORT_CHOICES - 1].0 {
             return;
         }
         if let Some(i) = self.best.iter().position(|(g, _)| gain > *g) {
@@ -164,31 +163,19 @@ impl Position {
         if gains.landing == 0 {
             return;
         }
+        let mut choices = Choices::new(base);
         match self.rules() {
-            Rules::Gladiator => {
-                let mut choices = Choices::<SUPPORT_CHOICES>::new(base);
-                gladiator_supports(after, me, &gains, busy, &mut choices);
-                choices.emit(out);
-            }
-            Rules::Brawl => {
-                let mut choices = Choices::<BRAWL_SUPPORT_CHOICES>::new(base);
-                brawl_supports(after, me, &gains, &mut choices);
-                choices.emit(out);
-            }
+            Rules::Gladiator => gladiator_supports(after, me, &gains, busy, &mut choices),
+            Rules::Brawl => brawl_supports(after, me, &gains, &mut choices),
         }
+        choices.emit(out);
     }
 }
 
 /// Gladiator: a jump of one supporter per kind (one not in `busy`, if there is one) to every
 /// landing square, in square order, then kind order.
 #[inline(always)]
-fn gladiator_supports(
-    pos: &Position,
-    side: Side,
-    gains: &Gains,
-    busy: u64,
-    choices: &mut Choices<SUPPORT_CHOICES>,
-) {
+fn gladiator_supports(pos: &Position, side: Side, gains: &Gains, busy: u64, choices: &mut Choices) {
     let supporters = pos.supporters(side.index());
     let mut movers = [NONE; 6];
     for kind in &KINDS[1..] {
@@ -213,12 +200,7 @@ fn gladiator_supports(
 /// Brawl: every quiet move of every supporter to a landing square, in supporter order, then
 /// square order.
 #[inline(always)]
-fn brawl_supports(
-    pos: &Position,
-    side: Side,
-    gains: &Gains,
-    choices: &mut Choices<BRAWL_SUPPORT_CHOICES>,
-) {
+fn brawl_supports(pos: &Position, side: Side, gains: &Gains, choices: &mut Choices) {
     let occupied = pos.occupied();
     let mut sup = pos.supporters(side.index());
     while sup != 0 {
