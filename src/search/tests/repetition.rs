@@ -157,10 +157,10 @@ fn a_table_filled_with_the_other_side_at_the_root_gives_the_same_search() {
     // for node. (Without the tag every one of its probes would meet the first's entries.)
     for fen in GLADIATOR_FENS {
         let pos = glad(Rules::Gladiator, fen);
-        let mut table = TransTable::new(4).unwrap();
+        let mut table = TransTable::new(16).unwrap();
         let first = restricted_in(&pos, &[], &[], 4, 20, &mut table);
         let child = pos.after(pos.read_wire(&first.mv).unwrap());
-        let fresh = restricted_in(&child, &[], &[], 4, 20, &mut TransTable::new(4).unwrap());
+        let fresh = restricted_in(&child, &[], &[], 4, 20, &mut TransTable::new(16).unwrap());
         let shared = restricted_in(&child, &[], &[], 4, 20, &mut table);
         // The same search; only the table's fill differs, by the first search's entries.
         assert!(shared.hashfull > fresh.hashfull, "{fen}");
