@@ -21,8 +21,9 @@ use self::supports::*;
 /// equal time (`quill match --sprt 0:20:0.05:0.05`, `st=0.02`, 8 random opening turns), in
 /// Brawl 10 against 6 scored +65 ± 36 Elo, 6 against 3 +159 ± 73, 3 against 2 +184 ± 77; in
 /// Gladiator 10 against 2 +76 ± 98 and, again on other openings, +140 ± 65. Twenty were
-/// not shown better: in Brawl 20 against 10 undecided after 98 games; in Gladiator +19.7 ±
-/// 14.6 (316 games, H1) and then, on other openings, +1.9 ± 14.3 (366 games, H0).
+/// not shown better: in Brawl 20 against 10 undecided after 98 games, then −55.7 ± 41.5 (44
+/// games, H0); in Gladiator +19.7 ± 14.6 (316 games, H1) and then, on other openings, +1.9 ±
+/// 14.3 (366 games, H0).
 const SUPPORT_CHOICES: usize = 10;
 const NONE: u8 = u8::MAX;
 /// The placement of a candidate turn that displaces a supporter, before it is chosen (see
