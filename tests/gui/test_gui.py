@@ -244,7 +244,9 @@ class OneServer(unittest.TestCase):
         rng = random.Random(7)
         h.shot(d, "apocalypse-start")
         checked = 0
-        for turn in range(1, 120):
+        # A bound on the turns, not a rule: Quill at a movetime does not always win a random
+        # mover's game within 119 turns on a loaded machine (one CI run went past it).
+        for turn in range(1, 400):
             st = h.state(d)
             if st["result"]:
                 break
