@@ -29,6 +29,11 @@
 //! searches then stay on 16 MiB, walk the Hash 16 tree (4,612,867 nodes) and are as fast
 //! (5.27–5.32 against 5.29–5.30 M nodes/CPU-s, two runs each; 5.21–5.23 when they widened to
 //! 23 MiB).
+//!
+//! Since Gladiator tries ten supporter moves a pawn move (2e6fb71) these searches go to depth
+//! 5 (`GLADIATOR_DEPTH`), and there the tables of 256 and 1024 MiB widen to 63 MiB and are
+//! slower per node again (`-- 3 gladiator`, 2026-12-07: Hash 1, 16, 256, 1024 at 4.87, 4.17,
+//! 3.83, 3.81 M nodes/CPU-s): "no slower at Hash 256 than at Hash 16" does not hold on this tree.
 
 use std::sync::atomic::AtomicBool;
 

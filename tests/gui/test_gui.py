@@ -244,8 +244,8 @@ class OneServer(unittest.TestCase):
         rng = random.Random(7)
         h.shot(d, "apocalypse-start")
         checked = 0
-        # A bound on the turns, not a rule: Quill at a movetime does not always win a random
-        # mover's game within 119 turns on a loaded machine (one CI run went past it).
+        # A bound on the turns, not a rule: Quill's game against these seeded random moves is
+        # not the same from run to run, and one CI run went past 119 turns.
         for turn in range(1, 400):
             st = h.state(d)
             if st["result"]:
