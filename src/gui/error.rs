@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::seats::SeatError;
-use super::table::{MAX_FEN, WhoError};
+use super::table::{MAX_FEN, MAX_TURNS, WhoError};
 use crate::game::GameError;
 
 /// Why `quill gui` cannot start or stopped.
@@ -64,6 +64,8 @@ pub(crate) enum NewGameError {
     NoVariant(String),
     /// The FEN is longer than [`MAX_FEN`].
     LongFen,
+    /// The turn cap is not a whole number in 1..=[`MAX_TURNS`].
+    Cap(String),
     /// A seat is refused.
     Seat(WhoError),
     /// The rules refuse the position.
@@ -75,6 +77,12 @@ impl fmt::Display for NewGameError {
         match self {
             NewGameError::NoVariant(name) => write!(f, "no variant '{name}'"),
             NewGameError::LongFen => write!(f, "a FEN is at most {MAX_FEN} bytes"),
+            NewGameError::Cap(c) => {
+                write!(
+                    f,
+                    "a turn cap is a whole number from 1 to {MAX_TURNS}, not '{c}'"
+                )
+            }
             NewGameError::Seat(e) => write!(f, "{e}"),
             NewGameError::Position(e) => write!(f, "that position is refused: {e}"),
         }
@@ -108,6 +116,10 @@ mod tests {
         assert_eq!(
             NewGameError::LongFen.to_string(),
             "a FEN is at most 512 bytes"
+        );
+        assert_eq!(
+            NewGameError::Cap("0".into()).to_string(),
+            "a turn cap is a whole number from 1 to 2000, not '0'"
         );
         assert_eq!(
             NewGameError::from(WhoError::NoEngine { n: 7, engines: 5 }).to_string(),

@@ -174,6 +174,7 @@ fn start_table(
         variant,
         fen: None,
         seats: [Who::Person, Who::Engine(0)],
+        cap: table::MAX_TURNS,
     };
     // The table lives on its own thread (its engines' inbox is not `Send`).
     std::thread::spawn(move || {

@@ -128,12 +128,29 @@ fn new_setup(hub: &Hub, v: &Value) -> Result<Setup, NewGameError> {
     }
     let white = table::who(str_field("white").unwrap_or("person"), engines)?;
     let black = table::who(str_field("black").unwrap_or("engine:0"), engines)?;
+    let cap = turn_cap(v.get("cap"))?;
     rules_view::Position::new(variant, fen).map_err(NewGameError::Position)?;
     Ok(Setup {
         variant,
         fen: fen.map(str::to_string),
         seats: [white, black],
+        cap,
     })
+}
+
+/// The `cap` of a `new` message: absent, null or empty is the largest cap; otherwise a whole
+/// number (or the text of one, as the page's form sends it) from 1 to [`table::MAX_TURNS`].
+fn turn_cap(v: Option<&Value>) -> Result<usize, NewGameError> {
+    let text = match v {
+        None | Some(Value::Null) => return Ok(table::MAX_TURNS),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(table::MAX_TURNS),
+        Some(Value::String(s)) => s.trim().to_string(),
+        Some(other) => other.to_string(),
+    };
+    text.parse::<usize>()
+        .ok()
+        .filter(|c| (1..=table::MAX_TURNS).contains(c))
+        .ok_or_else(|| NewGameError::Cap(text.chars().take(40).collect()))
 }
 
 async fn session(hub: Arc<Hub>, socket: WebSocket) {
@@ -180,5 +197,42 @@ async fn session(hub: Arc<Hub>, socket: WebSocket) {
     }
     if hub.sockets.fetch_sub(1, Ordering::AcqRel) == 1 {
         command(&hub, Command::Present(false), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_cap_is_a_whole_number_from_1_to_the_largest() {
+        let cap = |v: Value| turn_cap(Some(&v)).map_err(|e| e.to_string());
+        assert_eq!(turn_cap(None).unwrap(), 2000);
+        assert_eq!(cap(Value::Null).unwrap(), 2000);
+        assert_eq!(cap(json!(" ")).unwrap(), 2000);
+        assert_eq!(cap(json!(1)).unwrap(), 1);
+        assert_eq!(cap(json!(" 150 ")).unwrap(), 150);
+        assert_eq!(cap(json!("2000")).unwrap(), 2000);
+        for bad in [
+            json!(0),
+            json!(2001),
+            json!(-3),
+            json!(1.5),
+            json!("ten"),
+            json!([1]),
+        ] {
+            let e = cap(bad.clone()).unwrap_err();
+            assert!(
+                e.starts_with("a turn cap is a whole number from 1 to 2000, not '"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(
+            cap(json!("9".repeat(100))).unwrap_err(),
+            format!(
+                "a turn cap is a whole number from 1 to 2000, not '{}'",
+                "9".repeat(40)
+            )
+        );
     }
 }

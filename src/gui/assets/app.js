@@ -851,7 +851,7 @@ function init() {
     flipChosen = false;
     verdicts = {};
     send({ t: 'new', variant: $('new-variant').value, fen: $('new-fen').value,
-      white: $('new-white').value, black: $('new-black').value });
+      white: $('new-white').value, black: $('new-black').value, cap: $('new-cap').value });
   });
   setupPointer();
   setInterval(tickClocks, 200);

@@ -183,11 +183,11 @@ impl Table {
     pub(super) fn check_end(&mut self) {
         if let Some(o) = self.pos.outcome() {
             self.finish(o, "normal");
-        } else if self.records.len() >= MAX_TURNS {
+        } else if self.records.len() >= self.setup.cap.min(MAX_TURNS) {
             self.finish(
                 Outcome {
                     winner: None,
-                    reason: format!("adjudicated: turn cap of {MAX_TURNS} turns reached"),
+                    reason: format!("adjudicated: turn cap of {} turns reached", self.setup.cap),
                 },
                 "adjudication",
             );

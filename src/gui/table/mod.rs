@@ -34,7 +34,8 @@ use sealed::Sealed;
 
 /// Longest FEN the page may send.
 pub(crate) const MAX_FEN: usize = 512;
-/// Most turns a game may last before it is adjudicated a draw.
+/// Most turns a game may last before it is adjudicated a draw (the default and the largest
+/// turn cap a new game may ask for).
 pub(crate) const MAX_TURNS: usize = 2_000;
 /// Most thinking lines kept per seat for the panel.
 const MAX_THINKING: usize = 8;

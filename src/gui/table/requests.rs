@@ -54,6 +54,9 @@ pub(crate) struct Setup {
     pub(crate) fen: Option<String>,
     /// White and Black.
     pub(crate) seats: [Who; 2],
+    /// The turn cap: the game is adjudicated drawn once this many turns are played
+    /// (1..=[`MAX_TURNS`](super::MAX_TURNS)).
+    pub(crate) cap: usize,
 }
 
 /// What the page asks of the game.

@@ -145,6 +145,7 @@ impl Table {
             "legend": legend,
             "fen": self.pos.fen(),
             "start_fen": self.start.fen(),
+            "cap": self.setup.cap,
             "to_move": self.pos.side_to_move().map(|s| s.word()),
             "penalties": self.pos.penalties(),
             "seats": [self.seat_json(0), self.seat_json(1)],
