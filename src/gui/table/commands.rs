@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::sealed::Sealed;
-use super::{Command, Flow, MAX_TURNS, Record, Request, Setup, Table, Who, quoted, refuse, side};
+use super::{Command, Flow, Record, Request, Setup, Table, Who, quoted, refuse, side};
 use crate::game::Outcome;
 use crate::gui::rules_view::Position;
 use crate::notation::{WireMove, WireTurn};
@@ -183,7 +183,7 @@ impl Table {
     pub(super) fn check_end(&mut self) {
         if let Some(o) = self.pos.outcome() {
             self.finish(o, "normal");
-        } else if self.records.len() >= self.setup.cap.min(MAX_TURNS) {
+        } else if self.records.len() >= self.setup.cap {
             self.finish(
                 Outcome {
                     winner: None,
