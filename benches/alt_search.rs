@@ -34,6 +34,16 @@
 //! 5 (`GLADIATOR_DEPTH`), and there the tables of 256 and 1024 MiB widen to 63 MiB and are
 //! slower per node again (`-- 3 gladiator`, 2026-12-07: Hash 1, 16, 256, 1024 at 4.87, 4.17,
 //! 3.83, 3.81 M nodes/CPU-s): "no slower at Hash 256 than at Hash 16" does not hold on this tree.
+//!
+//! Since 2026-12-08 quiescence keeps its results in a part of the table of its own (at most
+//! 1 MiB; `search::TransTable`), and the main search's part of a 256 or 1024 MiB table no
+//! longer widens at depth 5 (17 MiB used): two interleaved runs of `-- 3`, the single table
+//! against the two parts, M nodes/CPU-s and nodes: Gladiator Hash 1 4.97/5.42 against
+//! 4.98/5.33 (32.0 M nodes, 35.2 M with a sixteenth for quiescence, 31.7 M with the quarter
+//! kept), Hash 16 4.53/4.66 against 4.90/5.17 (26.8 M nodes either way: CPU time -9 %), Hash
+//! 256 3.97/4.12 against 4.95/5.26 (26.2 M, 26.9 M: -19 %), Brawl 4.10/4.37 against 4.64/4.80
+//! (29.2 M, 29.5 M: -9 %), Pagan 2.54/2.72 against 2.62/2.73 (2.12 M, 2.30 M: +6 %; deeper
+//! Pagan searches, depths 13 and 14 from three positions, took 10 % less CPU time in all).
 
 use std::sync::atomic::AtomicBool;
 

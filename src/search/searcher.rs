@@ -127,24 +127,41 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.aborted
     }
 
-    /// The position after `mv` at `ply`, its table bucket on its way to the cache.
-    pub(super) fn after(&self, pos: &P, mv: P::Move, ply: usize) -> P {
+    /// The position after `mv` at `ply`, its table bucket on its way to the cache: in
+    /// quiescence's part when `quiescence` (the child is a quiescence node), else in both
+    /// (a main node without a move of its own takes quiescence's, see `node`).
+    pub(super) fn after(&self, pos: &P, mv: P::Move, ply: usize, quiescence: bool) -> P {
         let child = pos.after(mv);
         let key = child.key();
         if let Some(t) = self.table.as_ref() {
-            t.prefetch(self.slot_key(key, ply + 1));
+            let slot = self.slot_key(key, ply + 1);
+            t.prefetch_quiescence(slot);
+            if !quiescence {
+                t.prefetch(slot);
+            }
         }
         self.evals.prefetch(key);
         child
     }
 
     /// Prefetches the table buckets of the positions after `moves` (at `ply`) whose keys are
-    /// cheap to know ([`Searchable::key_after`]).
-    pub(super) fn prefetch_siblings(&self, pos: &P, moves: &[P::Move], ply: usize) {
+    /// cheap to know ([`Searchable::key_after`]), in quiescence's part when `quiescence`.
+    pub(super) fn prefetch_siblings(
+        &self,
+        pos: &P,
+        moves: &[P::Move],
+        ply: usize,
+        quiescence: bool,
+    ) {
         if let Some(t) = self.table.as_ref() {
             for &mv in moves {
                 if let Some(key) = pos.key_after(mv) {
-                    t.prefetch(self.slot_key(key, ply + 1));
+                    let slot = self.slot_key(key, ply + 1);
+                    if quiescence {
+                        t.prefetch_quiescence(slot);
+                    } else {
+                        t.prefetch(slot);
+                    }
                 }
             }
         }
@@ -157,6 +174,24 @@ impl<'a, P: Searchable> Searcher<'a, P> {
 
     pub(super) fn probe(&self, key: u64) -> Option<Hit> {
         self.table.as_ref().and_then(|t| t.probe(key))
+    }
+
+    /// As `probe`, in quiescence's part.
+    pub(super) fn probe_quiescence(&self, key: u64) -> Option<Hit> {
+        self.table.as_ref().and_then(|t| t.probe_quiescence(key))
+    }
+
+    /// As `store`, a quiescence node's result, in quiescence's part.
+    pub(super) fn store_quiescence(
+        &mut self,
+        key: u64,
+        bound: Bound,
+        score: i32,
+        mv: Option<P::Move>,
+    ) {
+        if let Some(t) = self.table.as_mut() {
+            t.store_quiescence(key, bound, score, mv.map(P::code));
+        }
     }
 
     pub(super) fn store(

@@ -124,7 +124,11 @@ impl<P: Searchable> Searcher<'_, P> {
             self.scores[ply] = scores;
             return self.ended(pos.stuck(), ply);
         }
-        let tt = hit.and_then(|h| h.mv);
+        // A node that was a quiescence node in the last iteration (or on another path) has
+        // its best capture there.
+        let tt = hit
+            .and_then(|h| h.mv)
+            .or_else(|| self.probe_quiescence(slot).and_then(|h| h.mv));
         self.order(pos, &moves, &mut scores, tt, ply);
         let at = At {
             depth,
@@ -198,13 +202,13 @@ impl<P: Searchable> Searcher<'_, P> {
             } else {
                 0
             };
-            let child = self.after(pos, mv, ply);
+            let child = self.after(pos, mv, ply, depth - 1 - reduction <= 0);
             if i == 1 {
                 // The first turn did not cut off, so the others will most likely be searched
                 // too: their buckets start on their way now, long before their probes (at
                 // depth 1 too: a quiescence child's evaluation alone does not hide a miss
                 // of a big table).
-                self.prefetch_siblings(pos, &moves[2..], ply);
+                self.prefetch_siblings(pos, &moves[2..], ply, depth <= 1);
             }
             self.path.push(at.key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
@@ -257,7 +261,7 @@ impl<P: Searchable> Searcher<'_, P> {
         let slot = self.slot_key(key, ply);
         // The static score first: it gives the prefetched bucket time to arrive.
         let stand = self.evaluate(pos, key);
-        let hit = self.probe(slot);
+        let hit = self.probe_quiescence(slot);
         if let Some(score) = hit.and_then(|hit| table_cut(hit, ply, alpha, beta)) {
             return score;
         }
@@ -267,6 +271,7 @@ impl<P: Searchable> Searcher<'_, P> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         pos.noisy(&mut moves);
+        let searched = !moves.is_empty();
         let tt = hit.and_then(|h| h.mv);
         scores.clear();
         scores.extend(moves.iter().map(|&m| {
@@ -283,8 +288,13 @@ impl<P: Searchable> Searcher<'_, P> {
         if self.aborted {
             return 0;
         }
-        let bound = Bound::of(best, alpha, beta);
-        self.store(slot, 0, bound, to_table(best, ply), best_move);
+        // A node with no capture to try scored its static score, which the evaluation cache
+        // keeps where the game allows: its entry would only take the place of one that saves
+        // a search.
+        if searched || !P::CACHE_EVALUATION {
+            let bound = Bound::of(best, alpha, beta);
+            self.store_quiescence(slot, bound, to_table(best, ply), best_move);
+        }
         best
     }
 
@@ -307,10 +317,10 @@ impl<P: Searchable> Searcher<'_, P> {
             pick(moves, scores, i);
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
-            let child = self.after(pos, mv, ply);
+            let child = self.after(pos, mv, ply, true);
             if i == 1 {
                 // As in the main search: the other captures' buckets, once the first fails.
-                self.prefetch_siblings(pos, &moves[2..], ply);
+                self.prefetch_siblings(pos, &moves[2..], ply, true);
             }
             self.path.push(key);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
@@ -341,7 +351,7 @@ impl<P: Searchable> Searcher<'_, P> {
         let (mut best, mut best_i) = (-INFINITY, None);
         self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
-            let child = self.after(pos, mv, 0);
+            let child = self.after(pos, mv, 0, depth <= 1);
             let score = self.child(&child, i == 0, depth, 0, alpha, beta);
             if self.aborted {
                 break;
