@@ -51,6 +51,8 @@ pub struct Summary {
     pub skipped: u32,
     /// Pair counts with pair scores 0, ½, 1, 1½, 2, when every pair is complete.
     pub(crate) pentanomial: Option<[u32; 5]>,
+    /// Of the complete pairs, those split 1–1 by a win and a loss (the opening decided them).
+    pub(crate) split_pairs: u32,
     /// The sample the interval and the SPRT use (`None` without games).
     pub(crate) sample: Option<Sample>,
     /// The SPRT, if one was asked for.
@@ -72,6 +74,7 @@ impl Summary {
             losses: 0,
             skipped: 0,
             pentanomial: None,
+            split_pairs: 0,
             sample: None,
             sprt: None,
             ends: Ends::default(),
@@ -105,6 +108,10 @@ impl Summary {
             for games in pairs.values() {
                 counts[((games[0] + games[1]) * 2.0).round() as usize] += 1;
             }
+            summary.split_pairs = pairs
+                .values()
+                .filter(|games| games[0] + games[1] == 1.0 && games[0] != 0.5)
+                .count() as u32;
             summary.pentanomial = Some(counts);
             let freq: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, counts[k])).collect();
             summary.sample = Sample::from_counts(Model::Pentanomial, &freq);
@@ -230,6 +237,20 @@ impl fmt::Display for Summary {
                 self.ends.forfeits(),
                 self.ends.total()
             )?;
+        }
+        if let Some(p) = self.pentanomial {
+            let pairs: u32 = p.iter().sum();
+            if self.split_pairs * 2 > pairs {
+                writeln!(
+                    f,
+                    "WARNING: {} of {pairs} pairs split 1-1 (a win each, with the same colour): \
+                     the openings decide most games, so the interval and the SPRT rest on the \
+                     {} other pairs; play more pairs, or fewer --opening-turns or an --openings \
+                     file whose positions are balanced",
+                    self.split_pairs,
+                    pairs - self.split_pairs
+                )?;
+            }
         }
         if self.skipped > 0 {
             writeln!(

@@ -317,3 +317,30 @@ fn shards_merge_in_order() {
         std::fs::remove_file(p).unwrap();
     }
 }
+
+#[test]
+fn pairs_mostly_split_by_the_openings_are_warned_of() {
+    // Fourteen pairs split 1-1 (each engine won with White) and one pair drawn and lost: the
+    // pentanomial variance is that of the one pair, and the summary says so.
+    let mut records: Vec<GameRecord> = (0..14)
+        .flat_map(|p| [game(2 * p, p, true, 1.0), game(2 * p + 1, p, false, 0.0)])
+        .collect();
+    records.extend([game(28, 14, true, 0.5), game(29, 14, false, 0.0)]);
+    let s = Summary::new(&records, "a", Some(SPRT));
+    assert_eq!((s.pentanomial, s.split_pairs), (Some([0, 1, 14, 0, 0]), 14));
+    let text = s.to_string();
+    assert!(
+        text.contains("WARNING: 14 of 15 pairs split 1-1 (a win each, with the same colour)"),
+        "{text}"
+    );
+    assert!(text.contains("rest on the 1 other pairs"), "{text}");
+    // Two draws are no split; half the pairs split is not most.
+    let mut records: Vec<GameRecord> = (0..2)
+        .flat_map(|p| [game(2 * p, p, true, 1.0), game(2 * p + 1, p, false, 0.0)])
+        .collect();
+    records
+        .extend((2..4).flat_map(|p| [game(2 * p, p, true, 0.5), game(2 * p + 1, p, false, 0.5)]));
+    let s = Summary::new(&records, "a", None);
+    assert_eq!((s.pentanomial, s.split_pairs), (Some([0, 0, 4, 0, 0]), 2));
+    assert!(!s.to_string().contains("WARNING"), "{s}");
+}
