@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::pick;
+use super::table::Tier;
 use super::{Found, INFINITY, Limits, MATE_BOUND, MAX_PLY, Searchable, Searcher, TransTable};
 use crate::notation::WireMove;
 
@@ -166,7 +167,7 @@ impl<P: Searchable> Searcher<'_, P> {
     /// The first ordering of the root turns: the table's move, captures, generation order.
     fn first_order(&mut self, pos: &P, root: &mut [P::Move]) {
         let mut scores = Vec::new();
-        let tt = self.probe(pos.key()).and_then(|h| h.mv);
+        let tt = self.probe(Tier::Main, pos.key()).and_then(|h| h.mv);
         self.order(pos, root, &mut scores, tt, 0);
         for i in 0..root.len() {
             pick(root, &mut scores, i);

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::evals::Evals;
-use super::table::{Bound, Hit};
+use super::table::{Bound, Hit, Tier};
 use super::{CLOCK_EVERY, HISTORY_SIZE, Limits, MATE_BOUND, MAX_CONTEMPT, MAX_PLY};
 use super::{OPPONENT_TAG, Searchable, Searcher, TransTable, reserve};
 
@@ -127,41 +127,30 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.aborted
     }
 
-    /// The position after `mv` at `ply`, its table bucket on its way to the cache: in
-    /// quiescence's part when `quiescence` (the child is a quiescence node), else in both
-    /// (a main node without a move of its own takes quiescence's, see `node`).
-    pub(super) fn after(&self, pos: &P, mv: P::Move, ply: usize, quiescence: bool) -> P {
+    /// The position after `mv` at `ply`, whose node is of `tier`, its table bucket on its way
+    /// to the cache: quiescence's, and the main search's too for a main node (which takes
+    /// quiescence's move when its own part has none, see `node`).
+    pub(super) fn after(&self, pos: &P, mv: P::Move, ply: usize, tier: Tier) -> P {
         let child = pos.after(mv);
         let key = child.key();
         if let Some(t) = self.table.as_ref() {
             let slot = self.slot_key(key, ply + 1);
-            t.prefetch_quiescence(slot);
-            if !quiescence {
-                t.prefetch(slot);
+            t.prefetch(Tier::Quiescence, slot);
+            if tier == Tier::Main {
+                t.prefetch(Tier::Main, slot);
             }
         }
         self.evals.prefetch(key);
         child
     }
 
-    /// Prefetches the table buckets of the positions after `moves` (at `ply`) whose keys are
-    /// cheap to know ([`Searchable::key_after`]), in quiescence's part when `quiescence`.
-    pub(super) fn prefetch_siblings(
-        &self,
-        pos: &P,
-        moves: &[P::Move],
-        ply: usize,
-        quiescence: bool,
-    ) {
+    /// Prefetches the table buckets (in `tier`'s part) of the positions after `moves` (at
+    /// `ply`) whose keys are cheap to know ([`Searchable::key_after`]).
+    pub(super) fn prefetch_siblings(&self, pos: &P, moves: &[P::Move], ply: usize, tier: Tier) {
         if let Some(t) = self.table.as_ref() {
             for &mv in moves {
                 if let Some(key) = pos.key_after(mv) {
-                    let slot = self.slot_key(key, ply + 1);
-                    if quiescence {
-                        t.prefetch_quiescence(slot);
-                    } else {
-                        t.prefetch(slot);
-                    }
+                    t.prefetch(tier, self.slot_key(key, ply + 1));
                 }
             }
         }
@@ -172,30 +161,13 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         self.table.as_ref().map_or(0, |t| t.permille())
     }
 
-    pub(super) fn probe(&self, key: u64) -> Option<Hit> {
-        self.table.as_ref().and_then(|t| t.probe(key))
-    }
-
-    /// As `probe`, in quiescence's part.
-    pub(super) fn probe_quiescence(&self, key: u64) -> Option<Hit> {
-        self.table.as_ref().and_then(|t| t.probe_quiescence(key))
-    }
-
-    /// As `store`, a quiescence node's result, in quiescence's part.
-    pub(super) fn store_quiescence(
-        &mut self,
-        key: u64,
-        bound: Bound,
-        score: i32,
-        mv: Option<P::Move>,
-    ) {
-        if let Some(t) = self.table.as_mut() {
-            t.store_quiescence(key, bound, score, mv.map(P::code));
-        }
+    pub(super) fn probe(&self, tier: Tier, key: u64) -> Option<Hit> {
+        self.table.as_ref().and_then(|t| t.probe(tier, key))
     }
 
     pub(super) fn store(
         &mut self,
+        tier: Tier,
         key: u64,
         depth: i32,
         bound: Bound,
@@ -203,7 +175,14 @@ impl<'a, P: Searchable> Searcher<'a, P> {
         mv: Option<P::Move>,
     ) {
         if let Some(t) = self.table.as_mut() {
-            t.store(key, depth.max(0) as u32, bound, score, mv.map(P::code));
+            t.store(
+                tier,
+                key,
+                depth.max(0) as u32,
+                bound,
+                score,
+                mv.map(P::code),
+            );
         }
     }
 }

@@ -205,8 +205,8 @@ fn index_bits(key: u64) -> usize {
     (key >> 1) as usize & ((1 << INDEX_BITS) - 1)
 }
 
-/// Bytes of one entry.
-const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+/// Bytes of one bucket (two entries).
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 /// Why a transposition table cannot be made (the `Hash` option, CECP `memory`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,56 +308,62 @@ impl TransTable {
         self.quiescence.new_search();
     }
 
-    /// Starts loading the main search's bucket of `key` into the cache, for a probe soon
+    /// The part that keeps the results of `tier`'s nodes.
+    fn part(&self, tier: Tier) -> &Part {
+        match tier {
+            Tier::Main => &self.main,
+            Tier::Quiescence => &self.quiescence,
+        }
+    }
+
+    /// Starts loading the bucket of `key` in `tier`'s part into the cache, for a probe soon
     /// after (a hint: nothing on targets other than x86-64).
     #[inline]
-    pub(crate) fn prefetch(&self, key: u64) {
-        self.main.prefetch(key);
+    pub(crate) fn prefetch(&self, tier: Tier, key: u64) {
+        self.part(tier).prefetch(key);
     }
 
-    /// The main search's entry for `key`, if any.
-    pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
-        self.main.probe(key)
+    /// The entry for `key` in `tier`'s part, if any.
+    pub(crate) fn probe(&self, tier: Tier, key: u64) -> Option<Hit> {
+        self.part(tier).probe(key)
     }
 
-    /// Stores a result of the main search for `key` (see [`Part::store`]).
+    /// Stores a result for `key` in `tier`'s part (see [`Part::store`]).
     pub(crate) fn store(
         &mut self,
+        tier: Tier,
         key: u64,
         depth: u32,
         bound: Bound,
         score: i32,
         mv: Option<u64>,
     ) {
-        self.main.store(key, depth, bound, score, mv);
+        let part = match tier {
+            Tier::Main => &mut self.main,
+            Tier::Quiescence => &mut self.quiescence,
+        };
+        part.store(key, depth, bound, score, mv);
     }
+}
 
-    /// As [`TransTable::prefetch`], in quiescence's part.
-    #[inline]
-    pub(crate) fn prefetch_quiescence(&self, key: u64) {
-        self.quiescence.prefetch(key);
-    }
-
-    /// As [`TransTable::probe`], in quiescence's part.
-    pub(crate) fn probe_quiescence(&self, key: u64) -> Option<Hit> {
-        self.quiescence.probe(key)
-    }
-
-    /// Stores a result of quiescence for `key`, in its part.
-    pub(crate) fn store_quiescence(&mut self, key: u64, bound: Bound, score: i32, mv: Option<u64>) {
-        self.quiescence.store(key, 0, bound, score, mv);
-    }
+/// Which part of a [`TransTable`] a node's result belongs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tier {
+    /// A node of the main search (depth 1 or more).
+    Main,
+    /// A quiescence node.
+    Quiescence,
 }
 
 /// The most quiescence's part of a table takes: 1 MiB, which a core's second-level cache
 /// can hold.
-const QUIESCENCE_MAX_BUCKETS: usize = (1 << 20) / std::mem::size_of::<Bucket>();
+const QUIESCENCE_MAX_BUCKETS: usize = (1 << 20) / BUCKET_BYTES;
 
 /// How the whole buckets of `mib` MiB are shared out: quiescence's part the largest power of
 /// two of at most a quarter of them and at most [`QUIESCENCE_MAX_BUCKETS`], at least one; the
 /// main search's part the rest, at least one.
 fn split_buckets(mib: usize) -> (usize, usize) {
-    let all = (mib << 20) / SLOT_BYTES / 2;
+    let all = (mib << 20) / BUCKET_BYTES;
     let quiescence = 1 << (all / 4).clamp(1, QUIESCENCE_MAX_BUCKETS).ilog2();
     ((all - quiescence.min(all)).max(1), quiescence)
 }
@@ -591,9 +597,12 @@ pub(crate) fn prefetch_line<T>(at: *const T) {
 mod tests {
     use super::*;
 
+    /// Bytes of one entry.
+    const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
     /// A part of `mib` MiB, all its buckets in use.
     fn part(mib: usize) -> Part {
-        Part::new((mib << 20) / std::mem::size_of::<Bucket>()).unwrap()
+        Part::new((mib << 20) / BUCKET_BYTES).unwrap()
     }
 
     #[test]
@@ -741,7 +750,7 @@ mod tests {
 
     #[test]
     fn store_probe_round_trip() {
-        let mut t = TransTable::new(1).unwrap();
+        let mut t = part(1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(t.probe(key), None);
         t.store(key, 5, Bound::Lower, -29_990, Some(42));
@@ -792,12 +801,16 @@ mod tests {
     fn quiescence_keeps_its_results_in_its_own_part() {
         let mut t = TransTable::new(256).unwrap();
         let (key, other) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
-        t.store_quiescence(key, Bound::Lower, 40, Some(7));
-        t.store(other, 3, Bound::Exact, -5, Some(9));
-        assert_eq!(t.probe(key), None, "not in the main part");
-        assert_eq!(t.probe_quiescence(other), None, "not in quiescence's");
+        t.store(Tier::Quiescence, key, 0, Bound::Lower, 40, Some(7));
+        t.store(Tier::Main, other, 3, Bound::Exact, -5, Some(9));
+        assert_eq!(t.probe(Tier::Main, key), None, "not in the main part");
         assert_eq!(
-            t.probe_quiescence(key),
+            t.probe(Tier::Quiescence, other),
+            None,
+            "not in quiescence's"
+        );
+        assert_eq!(
+            t.probe(Tier::Quiescence, key),
             Some(Hit {
                 depth: 0,
                 bound: Bound::Lower,
@@ -805,13 +818,13 @@ mod tests {
                 mv: Some(7)
             })
         );
-        assert_eq!(t.probe(other).map(|h| h.mv), Some(Some(9)));
+        assert_eq!(t.probe(Tier::Main, other).map(|h| h.mv), Some(Some(9)));
         // Both count in the fill; a 256 MiB table starts on 16 MiB of its main part and all
         // of quiescence's 1 MiB.
         assert_eq!(t.filled(), 2);
         assert_eq!(t.in_use(), ((16 + 1) << 20) / SLOT_BYTES);
         assert_eq!(t.len() * SLOT_BYTES, 256 << 20);
         t.clear();
-        assert_eq!((t.probe_quiescence(key), t.filled()), (None, 0));
+        assert_eq!((t.probe(Tier::Quiescence, key), t.filled()), (None, 0));
     }
 }

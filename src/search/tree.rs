@@ -1,7 +1,7 @@
 //! The tree below the root: principal variation search with late move reductions, the table's
 //! cutoffs and moves, and quiescence on captures.
 
-use super::table::{Bound, Hit};
+use super::table::{Bound, Hit, Tier};
 use super::{INFINITY, KILLER, MAX_PLY, Searchable, Searcher, TABLE_MOVE};
 use super::{from_table, pick, to_table};
 use crate::notation::WireMove;
@@ -17,6 +17,15 @@ struct At {
     key: u64,
     /// The table's move, if any.
     tt: Option<u64>,
+}
+
+/// The kind of node a search to `depth` plies is: quiescence at 0 or below.
+fn tier(depth: i32) -> Tier {
+    if depth <= 0 {
+        Tier::Quiescence
+    } else {
+        Tier::Main
+    }
 }
 
 /// The score a table entry gives a node searched in the window (`alpha`, `beta`), when it
@@ -108,7 +117,7 @@ impl<P: Searchable> Searcher<'_, P> {
         };
         let pv_node = beta - alpha > 1;
         let slot = self.slot_key(key, ply);
-        let hit = self.probe(slot);
+        let hit = self.probe(Tier::Main, slot);
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth as u32
@@ -128,7 +137,7 @@ impl<P: Searchable> Searcher<'_, P> {
         // its best capture there.
         let tt = hit
             .and_then(|h| h.mv)
-            .or_else(|| self.probe_quiescence(slot).and_then(|h| h.mv));
+            .or_else(|| self.probe(Tier::Quiescence, slot).and_then(|h| h.mv));
         self.order(pos, &moves, &mut scores, tt, ply);
         let at = At {
             depth,
@@ -150,7 +159,7 @@ impl<P: Searchable> Searcher<'_, P> {
         } else {
             best_move
         };
-        self.store(slot, depth, bound, to_table(best, ply), mv);
+        self.store(Tier::Main, slot, depth, bound, to_table(best, ply), mv);
         best
     }
 
@@ -202,13 +211,13 @@ impl<P: Searchable> Searcher<'_, P> {
             } else {
                 0
             };
-            let child = self.after(pos, mv, ply, depth - 1 - reduction <= 0);
+            let child = self.after(pos, mv, ply, tier(depth - 1 - reduction));
             if i == 1 {
                 // The first turn did not cut off, so the others will most likely be searched
                 // too: their buckets start on their way now, long before their probes (at
                 // depth 1 too: a quiescence child's evaluation alone does not hide a miss
                 // of a big table).
-                self.prefetch_siblings(pos, &moves[2..], ply, depth <= 1);
+                self.prefetch_siblings(pos, &moves[2..], ply, tier(depth - 1));
             }
             self.path.push(at.key);
             let score = self.reduced_child(&child, i == 0, reduction, depth, ply, alpha, beta);
@@ -261,7 +270,7 @@ impl<P: Searchable> Searcher<'_, P> {
         let slot = self.slot_key(key, ply);
         // The static score first: it gives the prefetched bucket time to arrive.
         let stand = self.evaluate(pos, key);
-        let hit = self.probe_quiescence(slot);
+        let hit = self.probe(Tier::Quiescence, slot);
         if let Some(score) = hit.and_then(|hit| table_cut(hit, ply, alpha, beta)) {
             return score;
         }
@@ -293,7 +302,14 @@ impl<P: Searchable> Searcher<'_, P> {
         // a search.
         if searched || !P::CACHE_EVALUATION {
             let bound = Bound::of(best, alpha, beta);
-            self.store_quiescence(slot, bound, to_table(best, ply), best_move);
+            self.store(
+                Tier::Quiescence,
+                slot,
+                0,
+                bound,
+                to_table(best, ply),
+                best_move,
+            );
         }
         best
     }
@@ -317,10 +333,10 @@ impl<P: Searchable> Searcher<'_, P> {
             pick(moves, scores, i);
             let mv = pos.settle(moves[i]);
             moves[i] = mv;
-            let child = self.after(pos, mv, ply, true);
+            let child = self.after(pos, mv, ply, Tier::Quiescence);
             if i == 1 {
                 // As in the main search: the other captures' buckets, once the first fails.
-                self.prefetch_siblings(pos, &moves[2..], ply, true);
+                self.prefetch_siblings(pos, &moves[2..], ply, Tier::Quiescence);
             }
             self.path.push(key);
             let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
@@ -351,7 +367,7 @@ impl<P: Searchable> Searcher<'_, P> {
         let (mut best, mut best_i) = (-INFINITY, None);
         self.path.push(pos.key());
         for (i, &mv) in root.iter().enumerate() {
-            let child = self.after(pos, mv, 0, depth <= 1);
+            let child = self.after(pos, mv, 0, tier(depth - 1));
             let score = self.child(&child, i == 0, depth, 0, alpha, beta);
             if self.aborted {
                 break;
@@ -371,7 +387,14 @@ impl<P: Searchable> Searcher<'_, P> {
         self.path.pop();
         if !self.aborted && best > alpha0 && best < beta {
             let mv = best_i.map(|i| root[i]);
-            self.store(pos.key(), depth, Bound::Exact, to_table(best, 0), mv);
+            self.store(
+                Tier::Main,
+                pos.key(),
+                depth,
+                Bound::Exact,
+                to_table(best, 0),
+                mv,
+            );
         }
         (best, best_i)
     }
